@@ -1,0 +1,35 @@
+# codexrec: see README.md. `make test` is what CI runs.
+CODEX_VERSIONS := 0.163.0 0.171.0
+NEWEST := 0.171.0
+GO ?= go
+BIN := bin/codexrec
+
+.PHONY: all build test codex demo bench fixtures fuzz lint clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/codexrec
+
+# Install the pinned real Codex binaries into .cache/codex (git-ignored) when missing.
+codex:
+	@for v in $(CODEX_VERSIONS); do scripts/install-codex.sh $$v >/dev/null || exit 1; done
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
+	$(GO) vet ./...
+
+test: codex lint
+	CODEXREC_REQUIRE_CODEX=1 $(GO) test -race -count=1 -timeout 30m ./...
+
+demo: build codex
+	@scripts/demo.sh
+
+bench: build
+	@scripts/bench.sh
+
+fuzz:
+	@scripts/fuzz.sh
+
+clean:
+	rm -rf bin out

@@ -1,0 +1,175 @@
+// Command codexrec records, validates, replays, captures and diffs sessions of
+// OpenAI's codex app-server (JSON-RPC over stdio). Each subcommand lives in its own
+// file and registers itself; main only dispatches and turns errors into exit codes.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Version is codexrec's version, set at build time with -ldflags "-X main.Version=...".
+var Version = "0.1.0-dev"
+
+// Exit codes, the same for every subcommand.
+const (
+	exitOK       = 0 // success, no findings
+	exitFindings = 1 // findings or differences
+	exitUsage    = 2 // usage or I/O error
+	exitLeak     = 3 // the leak guard refused to publish
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string // synopsis after the name
+	summary string // one line for the command list
+	// flags registers the subcommand's flags; run gets the arguments left after them.
+	flags func(fs *flag.FlagSet) any
+	run   func(cfg any, args []string, io stdio) error
+}
+
+// stdio is where a command reads and writes, so tests can run main in-process.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("codexrec: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// exitError carries an exit code chosen by a command.
+type exitError struct {
+	code int
+	err  error // nil when the command already reported everything
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks a mistake in how the command was called.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+func main() {
+	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
+}
+
+func run(args []string, std stdio) int {
+	if len(args) == 0 {
+		printUsage(std.err)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(std.err, "codexrec: no command %q\n", args[1])
+				return exitUsage
+			}
+			fs := newFlagSet(c, std.out)
+			fs.Usage()
+			return exitOK
+		}
+		printUsage(std.out)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintf(std.out, "codexrec %s\n", Version)
+		return exitOK
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(std.err, "codexrec: unknown command %q (see codexrec help)\n", name)
+		return exitUsage
+	}
+	fs := newFlagSet(c, std.err)
+	var cfg any
+	if c.flags != nil {
+		cfg = c.flags(fs)
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	err := c.run(cfg, fs.Args(), std)
+	return exitCode(err, name, std.err)
+}
+
+func exitCode(err error, name string, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "codexrec %s: %v\n", name, ee.err)
+		}
+		return ee.code
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "codexrec %s: %v (see codexrec help %s)\n", name, err, name)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "codexrec %s: %v\n", name, err)
+	return exitUsage
+}
+
+func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("codexrec "+c.name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprintf(out, "usage: codexrec %s %s\n\n%s\n", c.name, c.args, c.summary)
+		var n int
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(out, "\nflags:")
+			fs.PrintDefaults()
+		}
+		fmt.Fprintln(out, "\nexit codes: 0 ok, 1 findings or differences, 2 usage or I/O error, 3 leak guard refused")
+	}
+	return fs
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "codexrec %s: record, validate, replay, capture and diff codex app-server sessions\n\nusage: codexrec COMMAND [flags] [args]\n\ncommands:\n", Version)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "  %-10s %s\n  %-10s %s\n", "help", "help COMMAND: a command's flags", "version", "print codexrec's version")
+	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 findings or differences, 2 usage or I/O error, 3 leak guard refused")
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/wire"
+	"codexrec/proxy"
+	"codexrec/recorder"
+)
+
+func init() {
+	register(&command{
+		name:    "record",
+		args:    "-o FILE [flags] -- COMMAND [ARGS...]",
+		summary: "run COMMAND (codex app-server) as a byte-faithful proxy and record both directions",
+		flags:   recordFlags,
+		run:     runRecord,
+	})
+}
+
+// recordExtension is a stage of record's tap chain, such as schema validation or
+// sanitizing. Extensions register in init, add their flags, and see every frame in
+// registration order before it is written.
+type recordExtension interface {
+	// Setup checks the flags and amends the header before the recording is created.
+	Setup(h *recorder.Header) error
+	// Attach hooks the writer once it exists (BeforePublish, for example).
+	Attach(w *recorder.Writer)
+	// Frame sees a frame before it is written (it may rewrite f.Line) and returns
+	// entries to write right after it (findings, redactions).
+	Frame(f *wire.Frame, w *recorder.Writer) ([]recorder.Entry, error)
+	// Finish runs when the session has ended, before the trailer; it may write entries
+	// and a summary to stderr. A non-nil error becomes the exit status (exitError).
+	Finish(w *recorder.Writer, stderr io.Writer) error
+}
+
+// recordExtensions build the extensions, in order, from the record flag set.
+var recordExtensions []struct {
+	order int
+	new   func(fs *flag.FlagSet) recordExtension
+}
+
+func registerRecordExtension(order int, f func(fs *flag.FlagSet) recordExtension) {
+	recordExtensions = append(recordExtensions, struct {
+		order int
+		new   func(fs *flag.FlagSet) recordExtension
+	}{order, f})
+	sort.SliceStable(recordExtensions, func(i, j int) bool { return recordExtensions[i].order < recordExtensions[j].order })
+}
+
+type recordConfig struct {
+	out      string
+	force    bool
+	noStderr bool
+	queue    int
+	exts     []recordExtension
+}
+
+func recordFlags(fs *flag.FlagSet) any {
+	c := &recordConfig{}
+	fs.StringVar(&c.out, "o", "", "write the recording to `FILE` (required)")
+	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
+	fs.BoolVar(&c.noStderr, "no-stderr", false, "pass the server's stderr through but do not record it")
+	fs.IntVar(&c.queue, "queue", proxy.DefaultQueueSize, "frames that may wait for the recorder before forwarding slows down")
+	for _, e := range recordExtensions {
+		c.exts = append(c.exts, e.new(fs))
+	}
+	return c
+}
+
+func runRecord(cfg any, args []string, std stdio) error {
+	c := cfg.(*recordConfig)
+	if c.out == "" {
+		return usagef("-o FILE is required")
+	}
+	if len(args) == 0 {
+		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
+	}
+	h := recorder.Header{Codexrec: Version, Command: args}
+	exts := c.exts
+	// Setup runs before the file exists, so a bad flag value never leaves a file behind.
+	for _, e := range exts {
+		if err := e.Setup(&h); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+	w, err := recorder.Create(c.out, h, recorder.Options{Force: c.force})
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	for _, e := range exts {
+		e.Attach(w)
+	}
+
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	// Asking for SIGPIPE turns a write to a client that went away into an error
+	// instead of killing the proxy before the recording is closed.
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+
+	tap := &recordTap{w: w, exts: exts, noStderr: c.noStderr}
+	p := &proxy.Proxy{Tap: tap.frame, Idle: w.Flush, QueueSize: c.queue, Signals: sigs}
+	cmd := exec.Command(args[0], args[1:]...)
+	res, runErr := p.Run(cmd, std.in, std.out, std.err)
+
+	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
+	code := res.ExitCode
+	switch {
+	case runErr != nil:
+		t.Ended, t.Error, t.ExitCode, code = recorder.EndStartFailed, runErr.Error(), -1, exitUsage
+	case res.Signal != nil:
+		t.Ended, t.Signal = recorder.EndSignal, proxy.SignalName(res.Signal)
+	case res.ClientEOF:
+		t.Ended = recorder.EndClientEOF
+	default:
+		t.Ended = recorder.EndChildExit
+	}
+	if res.TapErr != nil {
+		t.Ended, t.Error = recorder.EndError, res.TapErr.Error()
+	}
+	if runErr == nil {
+		w.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: w.Since(), Segment: 1,
+			ExitCode: res.ExitCode, Signal: res.KilledBy})
+	}
+	var extErr error
+	for _, e := range exts {
+		if err := e.Finish(w, std.err); err != nil && extErr == nil {
+			extErr = err
+		}
+	}
+	if err := w.Close(t); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee
+		}
+		return &exitError{exitUsage, err}
+	}
+	if runErr != nil {
+		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", runErr, c.out)}
+	}
+	if res.TapErr != nil {
+		return &exitError{exitUsage, fmt.Errorf("recording failed, forwarding went on: %w", res.TapErr)}
+	}
+	if code != 0 {
+		return &exitError{code: code}
+	}
+	if extErr != nil {
+		return extErr
+	}
+	return nil
+}
+
+// recordTap is the proxy's tap in record: extensions, then the writer.
+type recordTap struct {
+	w        *recorder.Writer
+	exts     []recordExtension
+	noStderr bool
+	version  bool
+}
+
+func (t *recordTap) frame(f *wire.Frame) error {
+	if f.Dir == wire.Stderr && t.noStderr {
+		return nil
+	}
+	if !t.version && f.Dir == wire.ServerToClient && f.Msg.Kind == wire.KindResponse && f.Msg.Method == "initialize" {
+		t.version = true
+		if v := wire.UserAgentVersion(gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Str); v != "" {
+			if err := t.w.UpdateHeader(f.Time, recorder.Header{CodexVersion: v}); err != nil {
+				return err
+			}
+		}
+	}
+	var extra []recorder.Entry
+	for _, e := range t.exts {
+		more, err := e.Frame(f, t.w)
+		if err != nil {
+			return err
+		}
+		extra = append(extra, more...)
+	}
+	if err := t.w.WriteFrame(f); err != nil {
+		return err
+	}
+	for _, e := range extra {
+		if err := t.w.WriteEntry(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package wire
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// Kind is what a line is, as JSON-RPC sees it.
+type Kind uint8
+
+const (
+	KindRaw          Kind = iota // not a JSON object: blank, not JSON, invalid UTF-8, a batch array
+	KindRequest                  // method and id
+	KindNotification             // method, no id
+	KindResponse                 // id and result
+	KindError                    // id and error
+	KindUnknown                  // a JSON object that is none of the above
+)
+
+var kindNames = [...]string{"raw", "request", "notification", "response", "error", "unknown"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// ParseKind is the inverse of Kind.String.
+func ParseKind(s string) (Kind, error) {
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown message kind %q", s)
+}
+
+// IsJSON reports whether the frame is a JSON object (everything but KindRaw).
+func (k Kind) IsJSON() bool { return k != KindRaw }
+
+// ID is a JSON-RPC id as its JSON text: `1` and `"1"` are different ids, as they are
+// on the wire. The zero value means the message has no id.
+type ID string
+
+// Reasons a line is raw or unknown.
+const (
+	ReasonBlank       = "blank"
+	ReasonInvalidUTF8 = "invalid-utf8"
+	ReasonNotJSON     = "not-json"
+	ReasonBatch       = "batch"
+	ReasonNotObject   = "not-object"
+	ReasonNotJSONRPC  = "not-jsonrpc"
+)
+
+// Message is the classification of one line.
+type Message struct {
+	Kind Kind
+	// Method is the request's or notification's method, or for a response the method
+	// of the request it answers (filled in by Pairer.Observe; empty when unpaired).
+	Method string
+	ID     ID
+	// Reason says why a line is KindRaw or KindUnknown.
+	Reason string
+	// Unpaired marks a response whose id was never requested in the opposite direction.
+	Unpaired bool
+}
+
+// Classify inspects line (with or without its trailing newline) and never copies or
+// re-encodes it beyond the method string.
+func Classify(line []byte) Message {
+	content := Content(line)
+	first := firstNonSpace(content)
+	if first < 0 {
+		return Message{Kind: KindRaw, Reason: ReasonBlank}
+	}
+	if !utf8.Valid(content) {
+		return Message{Kind: KindRaw, Reason: ReasonInvalidUTF8}
+	}
+	if !gjson.ValidBytes(content) {
+		return Message{Kind: KindRaw, Reason: ReasonNotJSON}
+	}
+	switch content[first] {
+	case '{':
+	case '[':
+		return Message{Kind: KindRaw, Reason: ReasonBatch}
+	default:
+		return Message{Kind: KindRaw, Reason: ReasonNotObject}
+	}
+	var m Message
+	var hasID, hasResult, hasError, hasMethod bool
+	gjson.ParseBytes(content).ForEach(func(key, value gjson.Result) bool {
+		switch key.Str {
+		case "method":
+			hasMethod = value.Type == gjson.String
+			m.Method = value.Str
+		case "id":
+			hasID = true
+			m.ID = ID(value.Raw)
+		case "result":
+			hasResult = true
+		case "error":
+			hasError = true
+		}
+		return true
+	})
+	switch {
+	case hasMethod && hasID:
+		m.Kind = KindRequest
+	case hasMethod:
+		m.Kind = KindNotification
+	case hasID && hasError:
+		m.Kind = KindError
+	case hasID && hasResult:
+		m.Kind = KindResponse
+	default:
+		m = Message{Kind: KindUnknown, Reason: ReasonNotJSONRPC, Method: m.Method, ID: m.ID}
+	}
+	return m
+}
+
+func firstNonSpace(b []byte) int {
+	for i, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// UserAgentVersion extracts the Codex version from an initialize response's userAgent
+// ("client/0.171.0 (Debian 12.0.0; x86_64) ..."): the text after the first '/' up to
+// the first space. It returns "" when there is none.
+func UserAgentVersion(userAgent string) string {
+	slash := -1
+	for i := 0; i < len(userAgent); i++ {
+		if userAgent[i] == '/' {
+			slash = i
+			break
+		}
+	}
+	if slash < 0 {
+		return ""
+	}
+	v := userAgent[slash+1:]
+	for i := 0; i < len(v); i++ {
+		if v[i] == ' ' {
+			return v[:i]
+		}
+	}
+	return v
+}

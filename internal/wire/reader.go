@@ -1,0 +1,64 @@
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// Reader splits a stream into lines without a length limit (other than memory).
+// Unlike bufio.Scanner it never refuses a long line and never drops a final line
+// that lacks its newline.
+type Reader struct {
+	br *bufio.Reader
+}
+
+// ReadBufferSize is the size of the read buffer; longer lines are assembled across reads.
+const ReadBufferSize = 64 << 10
+
+// NewReader returns a Reader on r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, ReadBufferSize)}
+}
+
+// ReadLine returns the next line, including its '\n' if it has one, in a newly
+// allocated slice the caller owns. A final line without '\n' is returned with a nil
+// error; the call after it returns io.EOF. Other read errors are returned together
+// with whatever bytes preceded them, so nothing read is lost.
+func (r *Reader) ReadLine() ([]byte, error) {
+	frag, err := r.br.ReadSlice('\n')
+	if err == nil {
+		return bytes.Clone(frag), nil
+	}
+	var buf []byte
+	for errors.Is(err, bufio.ErrBufferFull) {
+		buf = append(buf, frag...)
+		frag, err = r.br.ReadSlice('\n')
+	}
+	buf = append(buf, frag...)
+	if err == io.EOF && len(buf) > 0 {
+		return buf, nil
+	}
+	if err != nil && len(buf) == 0 {
+		return nil, err
+	}
+	return buf, err
+}
+
+// Buffered reports whether a complete or partial next line is already buffered, so a
+// caller can decide to delay a flush.
+func (r *Reader) Buffered() int { return r.br.Buffered() }
+
+// Content is line without its trailing newline.
+func Content(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		return line[:n-1]
+	}
+	return line
+}
+
+// HasNewline reports whether line ends in '\n'.
+func HasNewline(line []byte) bool {
+	return len(line) > 0 && line[len(line)-1] == '\n'
+}

@@ -1,0 +1,219 @@
+// Package proxy runs a JSON-RPC stdio server as a child process and forwards every
+// byte between it and a client unchanged, handing a copy of each line to a tap.
+// It does not record, validate or sanitize anything itself: those are taps, and a
+// slow tap slows forwarding down (bounded queue) rather than losing frames.
+package proxy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"codexrec/internal/wire"
+)
+
+// Proxy forwards a client's stdio to a child process. The zero value forwards without
+// a tap; a Proxy may Run several children one after the other (a restart), continuing
+// its frame numbering and clock.
+type Proxy struct {
+	// Tap receives every frame, with Seq, Time and pairing filled in, in the order the
+	// frames were read, from one goroutine. Frames enter a queue before they are
+	// forwarded, so a request is always tapped before its response. An error from Tap
+	// stops further calls to it and is returned by Run; forwarding goes on.
+	Tap func(*wire.Frame) error
+
+	// Idle, when set, is called whenever the tap has caught up with the queue: the
+	// moment to flush buffered output without slowing down a burst.
+	Idle func() error
+
+	// QueueSize bounds the frames waiting for Tap; when full, reading stops until the
+	// tap catches up. Zero means DefaultQueueSize.
+	QueueSize int
+
+	// Signals, when set, delivers signals to forward to the child (SIGINT, SIGTERM,
+	// SIGHUP from signal.Notify).
+	Signals <-chan os.Signal
+
+	// DrainTimeout is how long to wait for the child's stdout and stderr to reach EOF
+	// after it exits (a grandchild may hold them open). Zero means 2s.
+	DrainTimeout time.Duration
+
+	// Start is the session's time origin; zero means the first Run's start.
+	Start time.Time
+
+	seq int64
+}
+
+// DefaultQueueSize is the tap queue's length when Proxy.QueueSize is zero.
+const DefaultQueueSize = 4096
+
+// Result says how a Run ended.
+type Result struct {
+	ClientEOF bool      // the client closed its stdin before the child exited
+	Signal    os.Signal // the first signal forwarded to the child, if any
+	ExitCode  int       // the child's exit code, 128+N when killed by signal N
+	KilledBy  string    // the signal that killed the child, e.g. "SIGTERM"
+	ClientErr error     // writing to the client failed (it stopped reading); forwarding to it stopped
+	TapErr    error     // the first error returned by Tap
+}
+
+// ErrStart wraps the reason a child could not be started.
+var ErrStart = errors.New("cannot start server")
+
+// Run starts cmd, whose Stdin, Stdout and Stderr must be nil, and forwards between it
+// and the client until the child has exited and its output is drained. The child's
+// stderr is copied to errOut unchanged (and tapped). Run returns an error only when the
+// child cannot be started; everything else is reported in Result.
+func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
+	if cmd.Stdin != nil || cmd.Stdout != nil || cmd.Stderr != nil {
+		return Result{}, fmt.Errorf("%w: proxy.Run needs a Cmd without Stdin, Stdout or Stderr", ErrStart)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if p.Start.IsZero() {
+		p.Start = time.Now()
+	}
+	if err := cmd.Start(); err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return Result{}, fmt.Errorf("%w: %s: %w", ErrStart, cmd.Path, err)
+	}
+	closeAll(inR, outW, errW)
+
+	s := &session{p: p, queue: make(chan *wire.Frame, p.queueSize()), done: make(chan struct{})}
+	var res Result
+	tapDone := make(chan struct{})
+	go func() { s.consume(&res); close(tapDone) }()
+
+	clientEOF := make(chan struct{})
+	go s.pumpClient(client, inW, clientEOF)
+
+	var drained sync.WaitGroup
+	drained.Add(2)
+	var clientErr error
+	go func() { defer drained.Done(); clientErr = s.pumpOut(outR, wire.ServerToClient, clientOut) }()
+	go func() { defer drained.Done(); s.pumpOut(errR, wire.Stderr, errOut) }()
+
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+loop:
+	for {
+		select {
+		case sig := <-p.Signals:
+			if res.Signal == nil {
+				res.Signal = sig
+			}
+			cmd.Process.Signal(sig)
+		case <-clientEOF:
+			clientEOF = nil
+			res.ClientEOF = true
+		case <-exited:
+			break loop
+		}
+	}
+	if !waitDone(&drained, p.drainTimeout()) {
+		outR.Close()
+		errR.Close()
+		drained.Wait()
+	}
+	// The client pump may still be blocked reading the client; it drops what it reads
+	// from now on, since nothing can reach the child any more.
+	s.stop()
+	<-tapDone
+	outR.Close()
+	errR.Close()
+	inW.Close()
+	res.ClientErr = clientErr
+	res.ExitCode, res.KilledBy = exitStatus(cmd.ProcessState)
+	return res, nil
+}
+
+func (p *Proxy) queueSize() int {
+	if p.QueueSize > 0 {
+		return p.QueueSize
+	}
+	return DefaultQueueSize
+}
+
+func (p *Proxy) drainTimeout() time.Duration {
+	if p.DrainTimeout > 0 {
+		return p.DrainTimeout
+	}
+	return 2 * time.Second
+}
+
+func exitStatus(ps *os.ProcessState) (code int, killedBy string) {
+	if ps == nil {
+		return -1, ""
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), signalName(ws.Signal())
+	}
+	return ps.ExitCode(), ""
+}
+
+// signalName is the conventional name of sig, e.g. "SIGTERM".
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}
+
+// SignalName is the conventional name of a signal delivered to the proxy.
+func SignalName(sig os.Signal) string {
+	if s, ok := sig.(syscall.Signal); ok {
+		return signalName(s)
+	}
+	return sig.String()
+}
+
+func waitDone(wg *sync.WaitGroup, d time.Duration) bool {
+	ch := make(chan struct{})
+	go func() { wg.Wait(); close(ch) }()
+	select {
+	case <-ch:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}

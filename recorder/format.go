@@ -1,0 +1,121 @@
+// Package recorder writes and reads codexrec recordings: a versioned JSON Lines file
+// holding a header, every frame that crossed the proxy in both directions (each JSON
+// message embedded byte for byte), annotations such as findings, and a trailer.
+// It does not decide what to record or how to sanitize it; callers hand it frames.
+package recorder
+
+import (
+	"errors"
+	"time"
+
+	"codexrec/internal/wire"
+)
+
+// FormatVersion is the version of the recording format this package writes.
+// The reader accepts every version from 1 up to it.
+const FormatVersion = 1
+
+// EntryType is the "type" member of a recording line.
+type EntryType string
+
+const (
+	TypeHeader    EntryType = "header"    // first line: who recorded what, when
+	TypeFrame     EntryType = "frame"     // one line that crossed the proxy
+	TypeMeta      EntryType = "meta"      // amends the header once a fact is known (the Codex version)
+	TypeFinding   EntryType = "finding"   // a problem found in a frame (schema validation, checks)
+	TypeRedaction EntryType = "redaction" // a span of a frame replaced by a placeholder
+	TypeSegment   EntryType = "segment"   // a new server process lifetime begins
+	TypeExit      EntryType = "exit"      // a server process ended
+	TypeTrailer   EntryType = "trailer"   // last line: how the session ended
+)
+
+// Header describes a recording. Fields learned during the session (CodexVersion,
+// SchemaVersion) arrive later in meta entries; Reader merges them in.
+type Header struct {
+	Format        int      `json:"format"`
+	Codexrec      string   `json:"codexrec,omitempty"`
+	Started       string   `json:"started,omitempty"` // RFC 3339, UTC
+	Command       []string `json:"command,omitempty"`
+	CodexVersion  string   `json:"codexVersion,omitempty"`
+	SchemaVersion string   `json:"schemaVersion,omitempty"`
+	// Scenario names the capture scenario that produced the recording, if any.
+	Scenario string `json:"scenario,omitempty"`
+	// Sanitize lists the sanitizing rules and path maps applied (never their values).
+	Sanitize *SanitizeInfo `json:"sanitize,omitempty"`
+	// Notes are one-line remarks worth keeping with the recording.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// SanitizeInfo says how a recording was sanitized.
+type SanitizeInfo struct {
+	Rules      []string `json:"rules,omitempty"`
+	Maps       []string `json:"maps,omitempty"` // placeholders only, e.g. "<cwd>"
+	SecretEnvs []string `json:"secretEnvs,omitempty"`
+	Salted     bool     `json:"salted,omitempty"`
+}
+
+// Ending says how a session ended.
+type Ending string
+
+const (
+	EndClientEOF   Ending = "client-eof"   // the client closed stdin and the server then exited
+	EndChildExit   Ending = "child-exit"   // the server exited on its own
+	EndSignal      Ending = "signal"       // the proxy got a signal and forwarded it
+	EndStartFailed Ending = "start-failed" // the server could not be started
+	EndError       Ending = "error"        // an I/O error ended the session
+)
+
+// Entry is one line of a recording other than the header and trailer.
+type Entry struct {
+	Type EntryType
+	Seq  int64         // frame sequence number; for annotations, the frame they are about
+	Time time.Duration // since the session started
+	Dir  wire.Direction
+
+	// Frame fields.
+	Msg  wire.Message // classification recorded with the frame
+	Line []byte       // the exact bytes of the frame, including '\n' when it had one
+
+	// Annotation fields (finding, redaction).
+	Rule     string
+	Severity string
+	Pointer  string // RFC 6901 JSON pointer into the message
+	Reason   string
+	Detail   string // a placeholder for redactions; free text otherwise
+
+	// Segment and exit fields.
+	Segment  int
+	Command  []string
+	ExitCode int
+	Signal   string
+
+	// Header is the partial header carried by a meta entry.
+	Header *Header
+}
+
+// JSON is the frame's message without its newline, or nil when the frame is raw.
+func (e *Entry) JSON() []byte {
+	if e.Type != TypeFrame || !e.Msg.Kind.IsJSON() {
+		return nil
+	}
+	return wire.Content(e.Line)
+}
+
+// Trailer is the last line of a complete recording.
+type Trailer struct {
+	Ended    Ending           `json:"ended"`
+	ExitCode int              `json:"exitCode"`
+	Signal   string           `json:"signal,omitempty"`
+	Error    string           `json:"error,omitempty"`
+	Duration float64          `json:"duration"` // seconds
+	Frames   map[string]int64 `json:"frames"`   // per direction
+	Findings int64            `json:"findings,omitempty"`
+	Segments int              `json:"segments,omitempty"`
+}
+
+// Sentinel errors.
+var (
+	ErrExists        = errors.New("recording already exists (use --force to overwrite)")
+	ErrFormatVersion = errors.New("unsupported recording format version")
+	ErrNoHeader      = errors.New("not a codexrec recording: first line is not a header")
+)

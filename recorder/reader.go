@@ -1,0 +1,271 @@
+package recorder
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/wire"
+)
+
+// Reader reads a recording entry by entry, so memory stays proportional to one entry.
+type Reader struct {
+	lr      *wire.Reader
+	name    string
+	lineNo  int
+	header  Header
+	trailer *Trailer
+}
+
+// NewReader reads the header from r. name is used in errors (a file name).
+func NewReader(r io.Reader, name string) (*Reader, error) {
+	rd := &Reader{lr: wire.NewReader(r), name: name}
+	line, err := rd.lr.ReadLine()
+	rd.lineNo++
+	if err == io.EOF {
+		return nil, fmt.Errorf("recording %s: empty file: %w", name, ErrNoHeader)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("recording %s: %w", name, err)
+	}
+	if gjson.GetBytes(line, "type").Str != string(TypeHeader) {
+		return nil, fmt.Errorf("recording %s: line 1: %w", name, ErrNoHeader)
+	}
+	if err := json.Unmarshal(line, &rd.header); err != nil {
+		return nil, fmt.Errorf("recording %s: line 1: header: %w", name, err)
+	}
+	if rd.header.Format < 1 || rd.header.Format > FormatVersion {
+		return nil, fmt.Errorf("recording %s: format %d (this codexrec reads 1 to %d): %w",
+			name, rd.header.Format, FormatVersion, ErrFormatVersion)
+	}
+	return rd, nil
+}
+
+// Header is the header with every meta entry read so far merged in.
+func (r *Reader) Header() Header { return r.header }
+
+// Trailer is the trailer, or nil if it has not been read yet or the recording has none
+// (it was cut short).
+func (r *Reader) Trailer() *Trailer { return r.trailer }
+
+// Next returns the next entry other than the header and trailer, or io.EOF.
+// Meta entries are returned too, after being merged into Header.
+func (r *Reader) Next() (Entry, error) {
+	for {
+		line, err := r.lr.ReadLine()
+		if err != nil {
+			if err == io.EOF {
+				return Entry{}, io.EOF
+			}
+			return Entry{}, fmt.Errorf("recording %s: line %d: %w", r.name, r.lineNo+1, err)
+		}
+		r.lineNo++
+		if len(wire.Content(line)) == 0 {
+			continue
+		}
+		e, err := r.parse(line)
+		if err != nil {
+			return Entry{}, fmt.Errorf("recording %s: line %d: %w", r.name, r.lineNo, err)
+		}
+		if e.Type == TypeTrailer {
+			continue
+		}
+		return e, nil
+	}
+}
+
+func (r *Reader) parse(line []byte) (Entry, error) {
+	content := wire.Content(line)
+	// line is ours and never modified, so gjson may alias it.
+	s := unsafe.String(unsafe.SliceData(content), len(content))
+	if !gjson.Valid(s) {
+		return Entry{}, errors.New("not a JSON object")
+	}
+	var e Entry
+	var raw, msg, rawB64 string
+	var hasRaw, hasMsg, hasB64 bool
+	eol := true
+	var derr error
+	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			e.Type = EntryType(v.Str)
+		case "seq":
+			e.Seq = v.Int()
+		case "t":
+			e.Time = time.Duration(v.Float() * float64(time.Second))
+		case "dir":
+			e.Dir, derr = wire.ParseDirection(v.Str)
+		case "kind":
+			e.Msg.Kind, derr = wire.ParseKind(v.Str)
+		case "method":
+			e.Msg.Method = v.Str
+		case "id":
+			e.Msg.ID = wire.ID(v.Raw)
+		case "unpaired":
+			e.Msg.Unpaired = v.Bool()
+		case "reason":
+			e.Msg.Reason = v.Str
+			e.Reason = v.Str
+		case "eol":
+			eol = v.Bool()
+		case "raw":
+			raw, hasRaw = v.Str, true
+		case "rawBase64":
+			rawB64, hasB64 = v.Str, true
+		case "msg":
+			msg, hasMsg = v.Raw, true
+		case "rule":
+			e.Rule = v.Str
+		case "severity":
+			e.Severity = v.Str
+		case "pointer":
+			e.Pointer = v.Str
+		case "detail":
+			e.Detail = v.Str
+		case "segment":
+			e.Segment = int(v.Int())
+		case "command":
+			for _, c := range v.Array() {
+				e.Command = append(e.Command, c.Str)
+			}
+		case "exitCode":
+			e.ExitCode = int(v.Int())
+		case "signal":
+			e.Signal = v.Str
+		case "header":
+			if err := json.Unmarshal([]byte(v.Raw), &r.header); err != nil {
+				derr = fmt.Errorf("meta header: %w", err)
+			}
+			h := r.header
+			e.Header = &h
+		}
+		return derr == nil
+	})
+	if derr != nil {
+		return Entry{}, derr
+	}
+	switch e.Type {
+	case "":
+		return Entry{}, errors.New(`entry has no "type"`)
+	case TypeTrailer:
+		var t Trailer
+		if err := json.Unmarshal(content, &t); err != nil {
+			return Entry{}, fmt.Errorf("trailer: %w", err)
+		}
+		r.trailer = &t
+	case TypeFrame:
+		var body []byte
+		switch {
+		case hasRaw:
+			body = []byte(raw)
+		case hasB64:
+			b, err := base64.StdEncoding.DecodeString(rawB64)
+			if err != nil {
+				return Entry{}, fmt.Errorf("frame %d: rawBase64: %w", e.Seq, err)
+			}
+			body = b
+		case hasMsg:
+			body = make([]byte, len(msg), len(msg)+1)
+			copy(body, msg)
+		default:
+			return Entry{}, fmt.Errorf("frame %d: no msg, raw or rawBase64", e.Seq)
+		}
+		if eol {
+			body = append(body, '\n')
+		}
+		e.Line = body
+		if e.Dir == 0 {
+			return Entry{}, fmt.Errorf("frame %d: no dir", e.Seq)
+		}
+	}
+	return e, nil
+}
+
+// Recording is a whole recording in memory.
+type Recording struct {
+	Name    string
+	Header  Header
+	Entries []Entry // everything but header and trailer, in file order
+	Trailer *Trailer
+}
+
+// ReadAll reads a whole recording from r.
+func ReadAll(r io.Reader, name string) (*Recording, error) {
+	rd, err := NewReader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	rec := &Recording{Name: name}
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		rec.Entries = append(rec.Entries, e)
+	}
+	rec.Header = rd.Header()
+	rec.Trailer = rd.Trailer()
+	return rec, nil
+}
+
+// ReadFile reads the recording at path.
+func ReadFile(path string) (*Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	defer f.Close()
+	return ReadAll(f, path)
+}
+
+// Frames returns the frame entries, optionally only those of the given directions.
+func (rec *Recording) Frames(dirs ...wire.Direction) []Entry {
+	var out []Entry
+	for _, e := range rec.Entries {
+		if e.Type != TypeFrame {
+			continue
+		}
+		if len(dirs) == 0 || containsDir(dirs, e.Dir) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Segments splits the entries at each segment entry: one slice per server process
+// lifetime. A recording without segment entries is one segment.
+func (rec *Recording) Segments() [][]Entry {
+	var out [][]Entry
+	var cur []Entry
+	for _, e := range rec.Entries {
+		if e.Type == TypeSegment && len(cur) > 0 {
+			out = append(out, cur)
+			cur = nil
+		}
+		cur = append(cur, e)
+	}
+	if len(cur) > 0 || len(out) == 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func containsDir(dirs []wire.Direction, d wire.Direction) bool {
+	for _, x := range dirs {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
