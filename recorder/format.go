@@ -32,7 +32,7 @@ const (
 // Header describes a recording. Fields learned during the session (CodexVersion,
 // SchemaVersion) arrive later in meta entries; Reader merges them in.
 type Header struct {
-	Format        int      `json:"format"`
+	Format        int      `json:"format,omitempty"`
 	Codexrec      string   `json:"codexrec,omitempty"`
 	Started       string   `json:"started,omitempty"` // RFC 3339, UTC
 	Command       []string `json:"command,omitempty"`

@@ -29,6 +29,7 @@ type Writer struct {
 	f         *os.File
 	bw        *bufio.Writer
 	start     time.Time
+	now       func() time.Time
 	frames    map[string]int64
 	findings  int64
 	segments  int
@@ -66,7 +67,7 @@ func Create(path string, h Header, opt Options) (*Writer, error) {
 		now = opt.Now
 	}
 	w := &Writer{path: path, tmp: f.Name(), f: f, bw: bufio.NewWriterSize(f, 256<<10),
-		start: now(), frames: map[string]int64{"c2s": 0, "s2c": 0, "stderr": 0}}
+		start: now(), now: now, frames: map[string]int64{"c2s": 0, "s2c": 0, "stderr": 0}}
 	if h.Format == 0 {
 		h.Format = FormatVersion
 	}
@@ -195,7 +196,7 @@ func (w *Writer) UpdateHeader(t time.Duration, h Header) error {
 }
 
 // Since is the time elapsed since the recording started.
-func (w *Writer) Since() time.Duration { return time.Since(w.start) }
+func (w *Writer) Since() time.Duration { return w.now().Sub(w.start) }
 
 // Flush pushes buffered entries to the file so a reader following it sees them.
 func (w *Writer) Flush() error {

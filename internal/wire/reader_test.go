@@ -1,0 +1,166 @@
+package wire_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"codexrec/internal/wire"
+)
+
+// readAll reads every line from r and fails on an error other than io.EOF.
+func readAll(t testing.TB, r io.Reader) [][]byte {
+	t.Helper()
+	lr := wire.NewReader(r)
+	var lines [][]byte
+	for {
+		line, err := lr.ReadLine()
+		if len(line) > 0 {
+			lines = append(lines, line)
+		}
+		if err == io.EOF {
+			return lines
+		}
+		if err != nil {
+			t.Fatalf("ReadLine: %v", err)
+		}
+	}
+}
+
+// chunkReader returns its data in reads of pseudo-random sizes.
+type chunkReader struct {
+	data []byte
+	rng  *rand.Rand
+	max  int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := 1 + c.rng.IntN(c.max)
+	n = min(n, len(p), len(c.data))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+func TestReadLine(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"one line", `{"id":1}` + "\n", []string{`{"id":1}` + "\n"}},
+		{"final line without newline", "a\nb", []string{"a\n", "b"}},
+		{"blank lines", "\n\n{}\n", []string{"\n", "\n", "{}\n"}},
+		{"crlf kept", "{}\r\n", []string{"{}\r\n"}},
+		{"invalid utf-8", "\xff\xfe\n", []string{"\xff\xfe\n"}},
+		{"only newline", "\n", []string{"\n"}},
+		{"nul bytes", "a\x00b\n", []string{"a\x00b\n"}},
+	}
+	for _, tt := range tests {
+		for _, split := range []struct {
+			name string
+			r    func(string) io.Reader
+		}{
+			{"whole", func(s string) io.Reader { return strings.NewReader(s) }},
+			{"one byte", func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) }},
+			{"data with EOF", func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) }},
+		} {
+			t.Run(tt.name+"/"+split.name, func(t *testing.T) {
+				got := readAll(t, split.r(tt.in))
+				if len(got) != len(tt.want) {
+					t.Fatalf("got %d lines %q, want %d %q", len(got), got, len(tt.want), tt.want)
+				}
+				for i := range got {
+					if string(got[i]) != tt.want[i] {
+						t.Errorf("line %d = %q, want %q", i, got[i], tt.want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestReadLineHugeLine(t *testing.T) {
+	// A 64 MiB line must pass whole: no length limit but memory.
+	const size = 64 << 20
+	line := make([]byte, size+1)
+	for i := range size {
+		line[i] = 'a' + byte(i%26)
+	}
+	line[size] = '\n'
+	in := append(append([]byte("{}\n"), line...), "tail"...)
+	got := readAll(t, bytes.NewReader(in))
+	if len(got) != 3 {
+		t.Fatalf("got %d lines, want 3", len(got))
+	}
+	if !bytes.Equal(got[1], line) {
+		t.Fatalf("64 MiB line came back with %d bytes, not identical", len(got[1]))
+	}
+	if string(got[2]) != "tail" {
+		t.Fatalf("last line = %q", got[2])
+	}
+}
+
+func TestReadLineKeepsBytesBeforeError(t *testing.T) {
+	boom := errors.New("boom")
+	r := io.MultiReader(strings.NewReader("a\npartial"), iotest.ErrReader(boom))
+	lr := wire.NewReader(r)
+	if line, err := lr.ReadLine(); string(line) != "a\n" || err != nil {
+		t.Fatalf("first = %q, %v", line, err)
+	}
+	line, err := lr.ReadLine()
+	if string(line) != "partial" || !errors.Is(err, boom) {
+		t.Fatalf("second = %q, %v; want the partial bytes with the error", line, err)
+	}
+}
+
+func TestReadLineRandomSplits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var in []byte
+	for i := range 2000 {
+		n := rng.IntN(300)
+		if i%97 == 0 {
+			n = 150_000 // longer than the read buffer
+		}
+		for range n {
+			in = append(in, byte(rng.IntN(256)))
+		}
+		in = append(in, '\n')
+	}
+	got := bytes.Join(readAll(t, &chunkReader{data: in, rng: rng, max: 100_000}), nil)
+	if !bytes.Equal(got, in) {
+		t.Fatalf("concatenated lines differ from input (%d vs %d bytes)", len(got), len(in))
+	}
+}
+
+// FuzzReadLine checks that whatever goes in comes out byte for byte, whatever the
+// split of reads, and that every line but the last ends in a newline.
+func FuzzReadLine(f *testing.F) {
+	f.Add([]byte("{\"id\":1}\n{\"method\":\"x\"}\n"), uint8(3))
+	f.Add([]byte("no newline"), uint8(1))
+	f.Add([]byte("\n\n\xff\n"), uint8(7))
+	f.Fuzz(func(t *testing.T, in []byte, max uint8) {
+		rng := rand.New(rand.NewPCG(uint64(len(in)), uint64(max)))
+		lines := readAll(t, &chunkReader{data: bytes.Clone(in), rng: rng, max: int(max) + 1})
+		if got := bytes.Join(lines, nil); !bytes.Equal(got, in) {
+			t.Fatalf("out %q != in %q", got, in)
+		}
+		for i, l := range lines {
+			nl := bytes.IndexByte(l, '\n')
+			if i < len(lines)-1 && nl != len(l)-1 {
+				t.Fatalf("line %d %q: newline not only at the end", i, l)
+			}
+			if i == len(lines)-1 && nl >= 0 && nl != len(l)-1 {
+				t.Fatalf("last line %q has an inner newline", l)
+			}
+		}
+	})
+}
