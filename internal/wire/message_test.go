@@ -79,9 +79,9 @@ func TestPairer(t *testing.T) {
 func TestUserAgentVersion(t *testing.T) {
 	for ua, want := range map[string]string{
 		"t/0.171.0 (Debian 12.0.0; x86_64) xterm (t; 1)": "0.171.0",
-		"codex_cli_rs/0.163.0":                            "0.163.0",
-		"no slash":                                        "",
-		"":                                                "",
+		"codex_cli_rs/0.163.0":                           "0.163.0",
+		"no slash":                                       "",
+		"":                                               "",
 	} {
 		if got := wire.UserAgentVersion(ua); got != want {
 			t.Errorf("UserAgentVersion(%q) = %q, want %q", ua, got, want)
