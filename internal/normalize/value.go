@@ -1,0 +1,176 @@
+package normalize
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+)
+
+// Object is a JSON object with its members sorted by key (duplicate keys keep the last).
+type Object []Member
+
+// Member is one key and value of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Get returns the value of key and whether it is present.
+func (o Object) Get(key string) (any, bool) {
+	i := sort.Search(len(o), func(i int) bool { return o[i].Key >= key })
+	if i < len(o) && o[i].Key == key {
+		return o[i].Value, true
+	}
+	return nil, false
+}
+
+// Masked stands for a value that varies from run to run. Two masked values are equal
+// when their category and JSON type agree, so a timestamp that turns from a number
+// into a string is still a difference.
+type Masked struct {
+	Category string // "time", "duration", "request-id", "path", ...
+	Type     string // the JSON type of the original value: "string", "number", "bool", "object", "array"
+}
+
+// String renders the mask as it appears in reports: <time>, <path>.
+func (m Masked) String() string { return "<" + m.Category + ">" }
+
+// JSONText is a string that held a JSON object or array, parsed and normalised.
+type JSONText struct {
+	Value any
+}
+
+// TypeOf names the JSON type of a normalised value: null, bool, number, string,
+// object, array; a Masked value reports its original type, a JSONText "string".
+func TypeOf(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case json.Number:
+		return "number"
+	case string, JSONText:
+		return "string"
+	case Object:
+		return "object"
+	case []any:
+		return "array"
+	case Masked:
+		return v.Type
+	}
+	return "unknown"
+}
+
+// Equal reports whether two normalised values are the same.
+func Equal(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		bb, ok := b.(bool)
+		return ok && a == bb
+	case json.Number:
+		bb, ok := b.(json.Number)
+		return ok && a == bb
+	case string:
+		bb, ok := b.(string)
+		return ok && a == bb
+	case Masked:
+		bb, ok := b.(Masked)
+		return ok && a == bb
+	case JSONText:
+		bb, ok := b.(JSONText)
+		return ok && Equal(a.Value, bb.Value)
+	case Object:
+		bb, ok := b.(Object)
+		if !ok || len(a) != len(bb) {
+			return false
+		}
+		for i := range a {
+			if a[i].Key != bb[i].Key || !Equal(a[i].Value, bb[i].Value) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bb, ok := b.([]any)
+		if !ok || len(a) != len(bb) {
+			return false
+		}
+		for i := range a {
+			if !Equal(a[i], bb[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Marshal renders a normalised value as compact JSON with sorted keys: masks become
+// strings such as "<time>", a JSONText the string of its normalised JSON. Equal values
+// give equal bytes.
+func Marshal(v any) []byte { return appendValue(nil, v) }
+
+func appendValue(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, v)
+	case json.Number:
+		return append(b, v...)
+	case string:
+		return appendString(b, v)
+	case Masked:
+		return appendString(b, v.String())
+	case JSONText:
+		return appendString(b, string(Marshal(v.Value)))
+	case Object:
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, m.Key)
+			b = append(b, ':')
+			b = appendValue(b, m.Value)
+		}
+		return append(b, '}')
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, e)
+		}
+		return append(b, ']')
+	}
+	return append(b, "null"...)
+}
+
+// appendString quotes s as JSON without escaping <, > and &, so masks stay readable.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
