@@ -298,7 +298,9 @@ func fmtLatency(d time.Duration) string {
 }
 
 // clipLine keeps a note on one line.
-func clipLine(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "\r", " ") }
+func clipLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "\r", " ")
+}
 
 const (
 	bold    = "1"

@@ -66,8 +66,8 @@ type pendingKey struct {
 }
 
 type pendingReq struct {
-	row            *Row
-	thread, turn   string
+	row          *Row
+	thread, turn string
 }
 
 // Frame builds the row for a frame entry. Rows for earlier requests are updated in
