@@ -89,6 +89,9 @@ func run(args []string, std stdio) int {
 				return exitUsage
 			}
 			fs := newFlagSet(c, std.out)
+			if c.flags != nil {
+				c.flags(fs)
+			}
 			fs.Usage()
 			return exitOK
 		}
