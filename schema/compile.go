@@ -1,0 +1,287 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"math/big"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"codexrec/internal/wire"
+)
+
+// baseURL is where the schema files live as far as the compiler is concerned; the
+// loader serves them from the set's fs.FS, so nothing is ever fetched.
+const baseURL = "https://schema.codexrec.invalid/"
+
+// route is what a kind of message is checked against: a compiled schema for the
+// whole message and the starting points of the undeclared-field walk.
+type route struct {
+	schema *jsonschema.Schema
+	walk   []node // top-level schema nodes, walked against the whole message
+	err    error  // compiling failed; reported once per message as invalid
+}
+
+// document is one parsed schema file.
+type document struct {
+	path string
+	root any
+	refs sync.Map // "#/definitions/X" to the node it points at
+}
+
+type compiler struct {
+	c    *jsonschema.Compiler
+	docs map[string]*document // by mode-prefixed path, "stable/ClientRequest.json"
+}
+
+// loader serves "<baseURL><mode>/<path>" from the set's file systems.
+type loader struct{ s *Set }
+
+func (l loader) Load(url string) (any, error) {
+	rest, ok := strings.CutPrefix(url, baseURL)
+	if !ok {
+		return nil, fmt.Errorf("schema: refusing to load %s: only the set's own files are used", url)
+	}
+	d, err := l.s.doc(rest)
+	if err != nil {
+		return nil, err
+	}
+	return d.root, nil
+}
+
+// doc parses (once) and returns "<mode>/<path>". s.mu must be held.
+func (s *Set) doc(key string) (*document, error) {
+	if d, ok := s.comp.docs[key]; ok {
+		return d, nil
+	}
+	mode, p, _ := strings.Cut(key, "/")
+	i := 0
+	if mode == Experimental {
+		i = 1
+	} else if mode != Stable {
+		return nil, fmt.Errorf("schema: no set %q", mode)
+	}
+	b, err := fs.ReadFile(s.fsys[i], p)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %s set: %w", mode, err)
+	}
+	root, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("schema: %s set: %s: %w", mode, p, err)
+	}
+	d := &document{path: key, root: root}
+	s.comp.docs[key] = d
+	return d, nil
+}
+
+func (s *Set) compilerLocked() *compiler {
+	if s.comp == nil {
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft7)
+		c.UseLoader(loader{s})
+		c.AssertFormat()
+		for _, f := range formats {
+			c.RegisterFormat(f)
+		}
+		s.comp = &compiler{c: c, docs: map[string]*document{}}
+	}
+	return s.comp
+}
+
+// routeFor returns (compiling on first use) the route of a request or notification
+// (m set), a response (result set) or an error response (both empty).
+func (s *Set) routeFor(mode int, kind wire.Kind, m *Method) *route {
+	key := routeName(mode, kind, m)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.cache[key]; ok {
+		return r
+	}
+	r := s.buildRoute(mode, kind, m)
+	s.cache[key] = r
+	return r
+}
+
+func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
+	comp := s.compilerLocked()
+	prefix := modeName(mode) + "/"
+	r := &route{}
+	var doc map[string]any
+	var envelope string
+	switch kind {
+	case wire.KindRequest, wire.KindNotification:
+		union, err := s.doc(prefix + m.union)
+		if err != nil {
+			return &route{err: err}
+		}
+		i := m.branch[mode]
+		loc := baseURL + prefix + m.union + "#/oneOf/" + strconv.Itoa(i)
+		all := []any{map[string]any{"$ref": loc}}
+		r.walk = append(r.walk, node{doc: union, s: ptrGet(union.root, "/oneOf/"+strconv.Itoa(i))})
+		// Members declared beside the oneOf (emittedAtMs on every server notification).
+		if props, ok := ptrGet(union.root, "/properties").(map[string]any); ok {
+			refs := map[string]any{}
+			for name := range props {
+				refs[name] = map[string]any{"$ref": baseURL + prefix + m.union + "#/properties/" + escapePointer(name)}
+			}
+			all = append(all, map[string]any{"properties": refs})
+			r.walk = append(r.walk, node{doc: union, s: map[string]any{"properties": props}})
+		}
+		doc = map[string]any{"allOf": all}
+		envelope = "JSONRPCRequest.json"
+		if kind == wire.KindNotification {
+			envelope = "JSONRPCNotification.json"
+		}
+	case wire.KindResponse:
+		p := s.index[mode][m.Result]
+		res, err := s.doc(prefix + p)
+		if err != nil {
+			return &route{err: err}
+		}
+		doc = map[string]any{"required": []any{"result"},
+			"properties": map[string]any{"result": map[string]any{"$ref": baseURL + prefix + p}}}
+		r.walk = append(r.walk, node{props: map[string][]node{"result": {{doc: res, s: res.root}}}})
+		envelope = "JSONRPCResponse.json"
+	case wire.KindError:
+		envelope = "JSONRPCError.json"
+		doc = map[string]any{"$ref": baseURL + prefix + envelope}
+	}
+	env, err := s.doc(prefix + envelope)
+	if err != nil {
+		return &route{err: err}
+	}
+	r.walk = append(r.walk, node{doc: env, s: env.root, envelope: true})
+	loc := baseURL + "route/" + routeName(mode, kind, m) + ".json"
+	if err := comp.c.AddResource(loc, doc); err != nil {
+		return &route{err: err}
+	}
+	sch, err := comp.c.Compile(loc)
+	if err != nil {
+		return &route{err: fmt.Errorf("compiling the schema: %w", err)}
+	}
+	r.schema = sch
+	return r
+}
+
+// routeName names a route in the cache and in the compiler's URL space.
+func routeName(mode int, kind wire.Kind, m *Method) string {
+	k := modeName(mode) + "/" + kind.String()
+	if m != nil {
+		k += "/" + m.From.String() + "/" + url.PathEscape(m.Name)
+	}
+	return k
+}
+
+// ptrGet follows a JSON pointer ("/definitions/X") in a parsed document.
+func ptrGet(root any, ptr string) any {
+	if ptr == "" {
+		return root
+	}
+	cur := root
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			cur = c[i]
+		default:
+			return nil
+		}
+		if cur == nil {
+			return nil
+		}
+	}
+	return cur
+}
+
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// formats are the non-standard formats the Codex schemas use (from Rust's integer
+// and float types), with their real ranges.
+var formats = []*jsonschema.Format{
+	intFormat("int8", math.MinInt8, math.MaxInt8),
+	intFormat("int16", math.MinInt16, math.MaxInt16),
+	intFormat("int32", math.MinInt32, math.MaxInt32),
+	intFormat("int64", math.MinInt64, math.MaxInt64),
+	uintFormat("uint8", math.MaxUint8),
+	uintFormat("uint16", math.MaxUint16),
+	uintFormat("uint32", math.MaxUint32),
+	uintFormat("uint64", math.MaxUint64),
+	uintFormat("uint", math.MaxUint64),
+	{Name: "double", Validate: func(v any) error {
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil
+		}
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return fmt.Errorf("out of range for a double")
+		}
+		return nil
+	}},
+}
+
+func intFormat(name string, lo, hi int64) *jsonschema.Format {
+	return &jsonschema.Format{Name: name, Validate: func(v any) error {
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil // only numbers have a range; "type" reports the rest
+		}
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			if i < lo || i > hi {
+				return fmt.Errorf("out of range [%d, %d]", lo, hi)
+			}
+			return nil
+		}
+		return bigRange(n, big.NewInt(lo), big.NewInt(hi))
+	}}
+}
+
+func uintFormat(name string, hi uint64) *jsonschema.Format {
+	return &jsonschema.Format{Name: name, Validate: func(v any) error {
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil
+		}
+		if u, err := strconv.ParseUint(string(n), 10, 64); err == nil {
+			if u > hi {
+				return fmt.Errorf("out of range [0, %d]", hi)
+			}
+			return nil
+		}
+		return bigRange(n, new(big.Int), new(big.Int).SetUint64(hi))
+	}}
+}
+
+// bigRange checks numbers that do not fit 64 bits or are written as 1e3 or 2.0.
+func bigRange(n json.Number, lo, hi *big.Int) error {
+	f, _, err := big.ParseFloat(string(n), 10, 256, big.ToNearestEven)
+	if err != nil {
+		return fmt.Errorf("not a number")
+	}
+	if !f.IsInt() {
+		return fmt.Errorf("not an integer")
+	}
+	i, _ := f.Int(nil)
+	if i.Cmp(lo) < 0 || i.Cmp(hi) > 0 {
+		return fmt.Errorf("out of range [%s, %s]", lo, hi)
+	}
+	return nil
+}

@@ -1,0 +1,360 @@
+package schema
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// node is a point in a schema document the undeclared-field walk stands on. A node
+// with props is synthetic: it declares those members directly (a response's result).
+type node struct {
+	doc      *document
+	s        any
+	props    map[string][]node
+	envelope bool // JSONRPC*.json: declares top-level members only, never their content
+}
+
+// maxExpand bounds $ref/allOf/anyOf expansion per value, so a cyclic or hostile
+// schema (from --schema-dir) cannot make the walk run away.
+const maxExpand = 256
+
+// undeclared walks v against nodes and appends the pointer of every member that no
+// schema at its position declares. Members of undeclared members are not visited:
+// the outermost one is the finding.
+func undeclared(v any, nodes []node, ptr string, out []string) []string {
+	switch val := v.(type) {
+	case map[string]any:
+		objs, open := expand(nodes, val)
+		if open {
+			return out
+		}
+		keys := make([]string, 0, len(val))
+		for k := range val {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if ptr == "" && k == "jsonrpc" {
+				// JSON-RPC 2.0's own member: the server accepts and ignores it, and the
+				// envelope schemas leave it out only because Codex omits it.
+				continue
+			}
+			child, declared, free := members(objs, k)
+			p := ptr + "/" + escapePointer(k)
+			switch {
+			case !declared:
+				out = append(out, p)
+			case !free && len(child) > 0:
+				out = undeclared(val[k], child, p, out)
+			}
+		}
+	case []any:
+		objs, open := expand(nodes, val)
+		if open {
+			return out
+		}
+		for i, e := range val {
+			var child []node
+			for _, o := range objs {
+				switch items := o.s.(map[string]any)["items"].(type) {
+				case map[string]any:
+					child = append(child, node{doc: o.doc, s: items})
+				case []any:
+					if i < len(items) {
+						child = append(child, node{doc: o.doc, s: items[i]})
+					}
+				}
+			}
+			if len(child) > 0 {
+				out = undeclared(e, child, ptr+"/"+strconv.Itoa(i), out)
+			}
+		}
+	}
+	return out
+}
+
+// members collects what the object schemas say about member k: the schemas of its
+// value, whether any declares it, and whether one leaves it free (true or {}).
+func members(objs []node, k string) (child []node, declared, free bool) {
+	var trivial bool
+	for _, o := range objs {
+		if o.props != nil {
+			if ns, ok := o.props[k]; ok {
+				declared = true
+				child = append(child, ns...)
+			}
+			continue
+		}
+		m := o.s.(map[string]any)
+		if ps, ok := m["properties"].(map[string]any); ok {
+			if p, ok := ps[k]; ok {
+				declared = true
+				if o.envelope || isTrivial(p) {
+					trivial = true
+				} else {
+					child = append(child, node{doc: o.doc, s: p})
+				}
+				continue
+			}
+		}
+		if _, ok := m["patternProperties"]; ok {
+			declared, trivial = true, true
+			continue
+		}
+		switch ap := m["additionalProperties"].(type) {
+		case map[string]any:
+			declared = true
+			if isTrivial(ap) {
+				trivial = true
+			} else {
+				child = append(child, node{doc: o.doc, s: ap})
+			}
+		case bool:
+			// false: the validator already reports the member as invalid.
+			declared, trivial = true, true
+		}
+	}
+	// A member declared only as "anything" (params: true in the envelope) is free; one
+	// declared precisely somewhere is walked against the precise schemas.
+	return child, declared, trivial && len(child) == 0
+}
+
+// expand resolves $ref and allOf, and picks the anyOf/oneOf alternatives v can match,
+// down to the object or array schemas that declare members or items. open is true
+// when some schema at this position constrains nothing (true, {}, a bare "object").
+func expand(nodes []node, v any) (objs []node, open bool) {
+	work := append([]node(nil), nodes...)
+	declaring := false
+	for steps := 0; len(work) > 0 && steps < maxExpand; steps++ {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		if n.props != nil {
+			objs = append(objs, n)
+			declaring = true
+			continue
+		}
+		m, ok := n.s.(map[string]any)
+		if !ok {
+			if b, isBool := n.s.(bool); isBool && b {
+				open = true
+			}
+			continue
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			if t := n.doc.resolve(ref); t != nil {
+				work = append(work, node{doc: n.doc, s: t})
+			} else {
+				open = true // a reference we cannot follow: claim nothing
+			}
+		}
+		for _, kw := range [...]string{"allOf"} {
+			if alts, ok := m[kw].([]any); ok {
+				for _, a := range alts {
+					work = append(work, node{doc: n.doc, s: a})
+				}
+			}
+		}
+		for _, kw := range [...]string{"anyOf", "oneOf"} {
+			alts, ok := m[kw].([]any)
+			if !ok {
+				continue
+			}
+			var fit []node
+			for _, a := range alts {
+				if matches(n.doc, a, v) {
+					fit = append(fit, node{doc: n.doc, s: a})
+				}
+			}
+			if len(fit) == 0 { // the validator reports the mismatch; declare generously
+				for _, a := range alts {
+					fit = append(fit, node{doc: n.doc, s: a})
+				}
+			}
+			work = append(work, fit...)
+		}
+		_, hasProps := m["properties"]
+		_, hasAdd := m["additionalProperties"]
+		_, hasPat := m["patternProperties"]
+		_, hasItems := m["items"]
+		if hasProps || hasAdd || hasPat || hasItems {
+			objs = append(objs, n)
+			declaring = true
+		} else if isTrivial(m) || m["type"] == "object" && !hasComb(m) {
+			open = true
+		}
+	}
+	return objs, open || !declaring
+}
+
+func hasComb(m map[string]any) bool {
+	for _, k := range [...]string{"$ref", "allOf", "anyOf", "oneOf"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// isTrivial reports a schema that accepts anything: true, {} or only annotations.
+func isTrivial(s any) bool {
+	switch t := s.(type) {
+	case bool:
+		return t
+	case map[string]any:
+		for k := range t {
+			switch k {
+			case "description", "title", "default", "examples", "$schema", "$comment":
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// matches is a quick test of whether alternative a can describe v: its type and any
+// single-value enum or const members (the tag of a tagged union) agree with v.
+func matches(doc *document, a any, v any) bool {
+	for range 8 {
+		m, ok := a.(map[string]any)
+		if !ok {
+			return a != false
+		}
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			break
+		}
+		if a = doc.resolve(ref); a == nil {
+			return true
+		}
+	}
+	m, ok := a.(map[string]any)
+	if !ok {
+		return true
+	}
+	if !typeMatches(m["type"], v) {
+		return false
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return true
+	}
+	props, _ := m["properties"].(map[string]any)
+	for name, p := range props {
+		want, ok := tag(doc, p)
+		if !ok {
+			continue
+		}
+		got, present := obj[name]
+		if present && !sameScalar(got, want) {
+			return false
+		}
+	}
+	if req, ok := m["required"].([]any); ok {
+		for _, r := range req {
+			if name, _ := r.(string); name != "" {
+				if _, present := obj[name]; !present {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// tag is the one value a property schema allows, if it allows exactly one.
+func tag(doc *document, p any) (any, bool) {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if c, ok := m["const"]; ok {
+		return c, true
+	}
+	if e, ok := m["enum"].([]any); ok && len(e) == 1 {
+		return e[0], true
+	}
+	return nil, false
+}
+
+func sameScalar(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return true // objects and arrays: not a tag, do not exclude
+}
+
+func typeMatches(t any, v any) bool {
+	switch tt := t.(type) {
+	case nil:
+		return true
+	case string:
+		return typeIs(tt, v)
+	case []any:
+		for _, x := range tt {
+			if s, _ := x.(string); typeIs(s, v) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func typeIs(t string, v any) bool {
+	switch v.(type) {
+	case map[string]any:
+		return t == "object"
+	case []any:
+		return t == "array"
+	case string:
+		return t == "string"
+	case bool:
+		return t == "boolean"
+	case nil:
+		return t == "null"
+	case json.Number:
+		if t == "number" {
+			return true
+		}
+		if t == "integer" {
+			n := string(v.(json.Number))
+			return !strings.ContainsAny(n, ".eE") || isIntegral(n)
+		}
+	}
+	return false
+}
+
+func isIntegral(n string) bool {
+	f, err := strconv.ParseFloat(n, 64)
+	return err == nil && f == float64(int64(f))
+}
+
+// resolve follows a local reference ("#/definitions/X") within the document.
+func (d *document) resolve(ref string) any {
+	if v, ok := d.refs.Load(ref); ok {
+		return v
+	}
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil // another file: the generated sets are self-contained per file
+	}
+	t := ptrGet(d.root, frag)
+	if t != nil {
+		d.refs.Store(ref, t)
+	}
+	return t
+}
