@@ -167,7 +167,7 @@ func isDir(p string) bool {
 // its compiled schemas.
 type Set struct {
 	version string
-	fsys    [2]fs.FS // stable, experimental
+	fsys    [2]fs.FS             // stable, experimental
 	index   [2]map[string]string // type name ("TurnStartResponse") to file path
 	methods map[routeKey]*Method
 	list    []Method
