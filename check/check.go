@@ -1,0 +1,238 @@
+// Package check runs protocol-health rules over a codexrec recording: requests
+// answered exactly once, turns and items in a sane order, events on the right thread,
+// server requests resolved, a clean stdout and server exit, plus schema findings.
+// It streams the recording through recorder.NewReader and keeps only what is still
+// open (requests, turns, items), so its memory does not grow with the recording;
+// it does not modify recordings or talk to a server.
+package check
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"codexrec/internal/wire"
+	"codexrec/recorder"
+)
+
+// Finding is one rule broken at one place in a recording.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	// Seqs are the frames involved, the one where the problem shows first.
+	Seqs    []int64 `json:"seqs,omitempty"`
+	Segment int     `json:"segment,omitempty"`
+	Dir     string  `json:"dir,omitempty"`
+	Method  string  `json:"method,omitempty"`
+	ID      string  `json:"id,omitempty"` // the JSON-RPC request id as on the wire
+	Thread  string  `json:"thread,omitempty"`
+	Turn    string  `json:"turn,omitempty"`
+	Item    string  `json:"item,omitempty"`
+	Pointer string  `json:"pointer,omitempty"` // JSON pointer into the message (schema findings)
+	Message string  `json:"message"`
+}
+
+// Result is what checking one recording found.
+type Result struct {
+	File         string    `json:"file"`
+	CodexVersion string    `json:"codexVersion,omitempty"`
+	Frames       int64     `json:"frames"`
+	Segments     int       `json:"segments"`
+	Turns        int       `json:"turns"`
+	Findings     []Finding `json:"findings"`
+}
+
+// Count returns how many findings have severity at least min.
+func (r *Result) Count(min Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity >= min {
+			n++
+		}
+	}
+	return n
+}
+
+// Checker runs the rules. The zero value runs every rule with its default severity
+// and, without a Schema hook, reports the schema findings already in the recording.
+type Checker struct {
+	// Disable holds rule ids not to report. "schema" disables every schema/... finding.
+	Disable map[string]bool
+
+	// Schema, when set, is asked once per recording (with the header as known after the
+	// initialize response, or at the end) for a validator; its findings replace the
+	// ones recorded live. Returning nil, nil falls back to the recorded findings.
+	Schema func(h recorder.Header) (Validator, error)
+
+	// OnFinding, when set, sees each finding as soon as it is known, before Check returns.
+	OnFinding func(Finding)
+}
+
+// Validator validates frames in recording order, keeping whatever state it needs
+// (request pairing). Implementations live with the schema package.
+type Validator interface {
+	Frame(e *recorder.Entry) []Finding
+}
+
+// ErrInput wraps every error about input that cannot be read as a recording.
+var ErrInput = errors.New("unreadable recording")
+
+// CheckFile checks the recording at path.
+func (c *Checker) CheckFile(path string) (*Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("check %s: %w: %w", path, ErrInput, err)
+	}
+	defer f.Close()
+	return c.Check(f, path)
+}
+
+// Check reads a recording from r (name is used in errors and the result) and runs
+// every enabled rule over it in one pass.
+func (c *Checker) Check(r io.Reader, name string) (*Result, error) {
+	rd, err := recorder.NewReader(r, name)
+	if err != nil {
+		return nil, fmt.Errorf("check: %w: %w", ErrInput, err)
+	}
+	s := newState(c, name)
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("check: %w: %w", ErrInput, err)
+		}
+		s.entry(&e, rd.Header())
+	}
+	s.finish(rd.Header(), rd.Trailer())
+	res := s.res
+	res.CodexVersion = rd.Header().CodexVersion
+	slices.SortStableFunc(res.Findings, func(a, b Finding) int {
+		return cmp.Compare(firstSeq(a), firstSeq(b))
+	})
+	return res, nil
+}
+
+func firstSeq(f Finding) int64 {
+	if len(f.Seqs) == 0 {
+		return 1 << 62 // findings about the whole recording go last
+	}
+	return f.Seqs[0]
+}
+
+// state is everything one pass keeps: only what is still open, plus bounded
+// memories of what recently closed (to tell a duplicate from a stranger).
+type state struct {
+	c   *Checker
+	res *Result
+
+	segment  int
+	segOpen  bool
+	lastTime time.Duration
+	exits    int
+
+	req     requests
+	threads threads
+	schema  schemaState
+}
+
+func newState(c *Checker, name string) *state {
+	s := &state{c: c, res: &Result{File: name, Findings: []Finding{}}, segment: 1, segOpen: true}
+	s.req.init()
+	s.threads.init()
+	return s
+}
+
+func (s *state) report(f Finding) {
+	if s.c.Disable[f.Rule] || (len(f.Rule) > len(RuleSchema) && f.Rule[:len(RuleSchema)+1] == RuleSchema+"/" && s.c.Disable[RuleSchema]) {
+		return
+	}
+	if f.Severity == 0 {
+		f.Severity = defaultSeverity(f.Rule)
+	}
+	if f.Segment == 0 && s.segment > 1 {
+		f.Segment = s.segment
+	}
+	s.res.Findings = append(s.res.Findings, f)
+	if s.c.OnFinding != nil {
+		s.c.OnFinding(f)
+	}
+}
+
+func (s *state) entry(e *recorder.Entry, h recorder.Header) {
+	if e.Time > s.lastTime {
+		s.lastTime = e.Time
+	}
+	switch e.Type {
+	case recorder.TypeFrame:
+		s.res.Frames++
+		s.frame(e, h)
+	case recorder.TypeSegment:
+		// A capture opens every lifetime with a segment entry; only a second one is a restart.
+		if e.Segment > 1 || s.exits > 0 {
+			s.endSegment(e.Time, "the server was restarted")
+			s.segment = max(e.Segment, s.segment+1)
+			s.segOpen = true
+		}
+	case recorder.TypeExit:
+		s.exits++
+		s.exit(e)
+		s.endSegment(e.Time, "the server exited")
+	case recorder.TypeFinding:
+		s.recordedFinding(e)
+	}
+}
+
+func (s *state) frame(e *recorder.Entry, h recorder.Header) {
+	s.schemaFrame(e, h)
+	switch e.Dir {
+	case wire.Stderr:
+		s.stderr(e)
+		return
+	}
+	if !e.Msg.Kind.IsJSON() || e.Msg.Kind == wire.KindUnknown {
+		s.noise(e)
+		return
+	}
+	msg := e.JSON()
+	s.ansi(e, msg)
+	switch e.Msg.Kind {
+	case wire.KindRequest:
+		s.request(e, msg)
+	case wire.KindResponse, wire.KindError:
+		s.response(e, msg)
+	case wire.KindNotification:
+		if e.Dir == wire.ServerToClient {
+			s.notification(e, msg)
+		}
+	}
+}
+
+// endSegment closes a server lifetime: what is still open can no longer be answered.
+func (s *state) endSegment(at time.Duration, why string) {
+	if !s.segOpen {
+		return
+	}
+	s.segOpen = false
+	s.req.end(s, at, why)
+	s.threads.end(s, why)
+}
+
+func (s *state) finish(h recorder.Header, t *recorder.Trailer) {
+	s.schemaFinish(h)
+	why := "the recording ended"
+	if t == nil {
+		why = "the recording was cut short"
+		s.report(Finding{Rule: RuleTruncated, Message: "no trailer: the recording was cut short (the proxy was killed?)"})
+	}
+	s.endSegment(s.lastTime, why)
+	if t != nil {
+		s.trailerExit(t, s.exits > 0)
+	}
+	s.res.Segments = s.segment
+}

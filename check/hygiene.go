@@ -1,0 +1,150 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"codexrec/internal/wire"
+	"codexrec/recorder"
+)
+
+// noise reports a frame that is not a JSON-RPC message.
+func (s *state) noise(e *recorder.Entry) {
+	rule := RuleStdoutNoise
+	switch {
+	case e.Msg.Reason == wire.ReasonInvalidUTF8:
+		rule = RuleInvalidUTF8
+	case e.Dir == wire.ClientToServer:
+		rule = RuleClientNoise
+	}
+	what := e.Msg.Reason
+	switch what {
+	case wire.ReasonBlank:
+		what = "blank line"
+	case wire.ReasonNotJSON:
+		what = "not JSON"
+	case wire.ReasonInvalidUTF8:
+		what = "invalid UTF-8"
+	case wire.ReasonBatch:
+		what = "a JSON array (batch)"
+	case wire.ReasonNotObject:
+		what = "JSON but not an object"
+	case wire.ReasonNotJSONRPC:
+		what = "a JSON object that is not JSON-RPC"
+	}
+	s.report(Finding{Rule: rule, Seqs: []int64{e.Seq}, Dir: e.Dir.String(),
+		Message: fmt.Sprintf("%s on %s: %s", what, stream(e.Dir), preview(wire.Content(e.Line)))})
+}
+
+func stream(d wire.Direction) string {
+	switch d {
+	case wire.ServerToClient:
+		return "the server's stdout"
+	case wire.ClientToServer:
+		return "the client's output"
+	}
+	return "stderr"
+}
+
+// preview quotes the start of a line; recordings are sanitized, and a preview is
+// kept short so a finding never becomes a dump of the line.
+func preview(b []byte) string {
+	const n = 60
+	if len(b) > n {
+		return fmt.Sprintf("%q...", bytes.ToValidUTF8(b[:n], []byte("?")))
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// ansi reports a JSON message carrying an escaped ESC character (\u001b), the start
+// of an ANSI colour or cursor sequence a client would print verbatim.
+func (s *state) ansi(e *recorder.Entry, msg []byte) {
+	rest := msg
+	for {
+		i := bytes.Index(rest, []byte(`\u001`))
+		if i < 0 || i+5 >= len(rest) {
+			return
+		}
+		if c := rest[i+5]; (c == 'b' || c == 'B') && escaped(rest, i) {
+			off := len(msg) - len(rest) + i
+			s.report(Finding{Rule: RuleANSI, Seqs: []int64{e.Seq}, Dir: e.Dir.String(), Method: e.Msg.Method,
+				Message: fmt.Sprintf("%s message carries an ANSI escape (\\u001b) at byte %d", e.Msg.Method, off)})
+			return
+		}
+		rest = rest[i+5:]
+	}
+}
+
+// escaped reports whether the backslash at b[i] starts an escape, i.e. is not itself
+// escaped by an odd run of backslashes before it.
+func escaped(b []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 0
+}
+
+// stderr counts ERROR lines of the server's tracing log.
+func (s *state) stderr(e *recorder.Entry) {
+	line := wire.Content(e.Line)
+	if !bytes.Contains(line, []byte("ERROR")) {
+		return
+	}
+	plain := stripANSI(string(bytes.ToValidUTF8(line, []byte("?"))))
+	f := strings.Fields(plain)
+	isErr := len(f) > 0 && f[0] == "ERROR" || len(f) > 1 && f[1] == "ERROR"
+	if !isErr {
+		return
+	}
+	s.report(Finding{Rule: RuleStderrError, Seqs: []int64{e.Seq}, Dir: "stderr", Message: oneLine(plain, 200)})
+}
+
+// stripANSI removes CSI sequences (ESC [ ... final byte) and lone ESC characters.
+func stripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+		}
+	}
+	return b.String()
+}
+
+func (s *state) exit(e *recorder.Entry) {
+	if e.ExitCode == 0 && e.Signal == "" {
+		return
+	}
+	msg := fmt.Sprintf("server lifetime %d exited with code %d", e.Segment, e.ExitCode)
+	if e.Signal != "" {
+		msg = fmt.Sprintf("server lifetime %d was killed by %s (exit code %d)", e.Segment, e.Signal, e.ExitCode)
+	}
+	s.report(Finding{Rule: RuleServerExit, Segment: e.Segment, Message: msg})
+}
+
+// trailerExit reports the server's end from the trailer, for recordings without
+// exit entries.
+func (s *state) trailerExit(t *recorder.Trailer, sawExit bool) {
+	switch {
+	case sawExit:
+	case t.Ended == recorder.EndStartFailed:
+		s.report(Finding{Rule: RuleServerExit, Message: "the server could not be started: " + oneLine(t.Error, 200)})
+	case t.ExitCode != 0:
+		s.report(Finding{Rule: RuleServerExit, Message: fmt.Sprintf("the server exited with code %d (session ended: %s)", t.ExitCode, t.Ended)})
+	}
+	if t.Ended == recorder.EndError {
+		s.report(Finding{Rule: RuleTruncated, Message: "recording ended by an I/O error, frames may be missing: " + oneLine(t.Error, 200)})
+	}
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"codexrec/check"
+	"codexrec/recorder"
+)
+
+func init() {
+	register(&command{
+		name:    "check",
+		args:    "[flags] FILE...",
+		summary: "run protocol-health rules over recordings (unanswered requests, turn and item order, noise, exits, schema): a CI gate",
+		flags:   checkFlags,
+		run:     runCheck,
+	})
+}
+
+type checkConfig struct {
+	json      bool
+	junit     string
+	failOn    string
+	disable   multiFlag
+	listRules bool
+}
+
+func checkFlags(fs *flag.FlagSet) any {
+	c := &checkConfig{}
+	fs.BoolVar(&c.json, "json", false, "print the report as JSON on stdout")
+	fs.StringVar(&c.junit, "junit", "", "also write a JUnit XML report (one test case per rule) to `FILE`")
+	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when a finding has this `severity` or worse: info, warning or error")
+	fs.Var(&c.disable, "disable", "do not run `RULE` (repeatable, or comma-separated); \"schema\" disables every schema finding")
+	fs.BoolVar(&c.listRules, "list-rules", false, "list the rules with their default severity and exit")
+	return c
+}
+
+func runCheck(cfg any, args []string, std stdio) error {
+	c := cfg.(*checkConfig)
+	if c.listRules {
+		for _, r := range check.Rules {
+			fmt.Fprintf(std.out, "%-26s %-7s %s\n", r.ID, r.Severity, r.Summary)
+		}
+		return nil
+	}
+	failOn, err := check.ParseSeverity(c.failOn)
+	if err != nil {
+		return usagef("--fail-on: %v", err)
+	}
+	disabled := map[string]bool{}
+	for _, v := range c.disable {
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if _, ok := check.LookupRule(id); !ok {
+				return usagef("--disable: no rule %q (see codexrec check --list-rules)", id)
+			}
+			disabled[id] = true
+		}
+	}
+	if len(args) == 0 {
+		return usagef("no recording to check")
+	}
+	ck := &check.Checker{Disable: disabled, Schema: checkSchema}
+	var results []*check.Result
+	var inputErr error
+	for _, path := range args {
+		res, err := ck.CheckFile(path)
+		if err != nil {
+			fmt.Fprintf(std.err, "codexrec check: %v\n", err)
+			inputErr = errors.Join(inputErr, err)
+			continue
+		}
+		results = append(results, res)
+	}
+	if c.json {
+		err = check.WriteJSON(std.out, results, failOn)
+	} else {
+		err = check.WriteText(std.out, results, failOn)
+	}
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	if c.junit != "" {
+		if err := writeJUnit(c.junit, results, failOn, disabled); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+	switch {
+	case inputErr != nil:
+		return &exitError{code: exitUsage}
+	case check.Failed(results, failOn):
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+func writeJUnit(path string, results []*check.Result, failOn check.Severity, disabled map[string]bool) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--junit: %w", err)
+	}
+	if err := check.WriteJUnit(f, results, failOn, disabled); err != nil {
+		f.Close()
+		return fmt.Errorf("--junit %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--junit %s: %w", path, err)
+	}
+	return nil
+}
+
+// checkSchema chooses the schema validator for a recording. Until the schema package
+// is wired in, check reports the schema findings recorded live by record.
+var checkSchema func(h recorder.Header) (check.Validator, error)
