@@ -1,0 +1,187 @@
+package sanitize
+
+import (
+	"bytes"
+	"encoding/base64"
+
+	"github.com/tidwall/gjson"
+)
+
+// jsonFrame rewrites the strings of a valid JSON text that hold secrets or mapped
+// paths; it returns nil when nothing changed. Every byte outside a replaced span is
+// copied as it was.
+func (z *Sanitizer) jsonFrame(b []byte) ([]byte, []Redaction) {
+	lineFilter := z.filterFor(b, false)
+	secretAnswers := z.secretAnswersFor(b)
+	var (
+		out   []byte
+		last  int
+		reds  []Redaction
+		spans []span
+		offs  []int
+		w     walker
+	)
+	w.walk(b, func(t token) {
+		raw := b[t.start:t.end]
+		var repl []byte // the new raw content of the string, when it changes
+		spans = spans[:0]
+		var rule string
+		if !t.isKey {
+			rule = z.fieldRuleOf(&w, secretAnswers)
+		}
+		switch {
+		case rule != "":
+			if len(raw) == 0 || isPlaceholder(raw) {
+				return
+			}
+			text := raw
+			if t.escaped {
+				text, _ = unescape(raw, nil)
+			}
+			spans = append(spans, span{0, len(raw), rule, z.placeholder(rule, text)})
+			repl = []byte(spans[0].repl)
+		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
+			var reds64 []span
+			repl, reds64 = z.base64Field(raw)
+			spans = append(spans, reds64...)
+		case t.escaped:
+			var text []byte
+			if offs == nil {
+				offs = make([]int, 0, len(raw)+1)
+			}
+			text, offs = unescape(raw, offs)
+			f := lineFilter
+			if bytes.Contains(raw, []byte(`\u`)) || bytes.Contains(raw, []byte(`\/`)) {
+				f = z.filterFor(text, false)
+			}
+			if spans = z.find(text, &f, spans, false); len(spans) > 0 {
+				repl = rewrite(nil, raw, offs, spans)
+			}
+		default:
+			if spans = z.find(raw, &lineFilter, spans, false); len(spans) > 0 {
+				repl = rewrite(nil, raw, nil, spans)
+			}
+		}
+		if repl == nil {
+			return
+		}
+		var ptr string
+		for _, s := range spans {
+			if s.rule == "" {
+				continue
+			}
+			if ptr == "" {
+				ptr = w.pointer()
+			}
+			reds = append(reds, Redaction{Rule: s.rule, Pointer: ptr, Placeholder: s.repl})
+		}
+		if out == nil {
+			out = make([]byte, 0, len(b)+64)
+		}
+		out = append(out, b[last:t.start]...)
+		out = append(out, repl...)
+		last = t.end
+	})
+	if out == nil {
+		return nil, reds
+	}
+	return append(out, b[last:]...), reds
+}
+
+// fieldRuleOf names the rule that makes the whole current string value a secret by
+// where it sits: a credential field, an env map's value, a secret question's answer.
+func (z *Sanitizer) fieldRuleOf(w *walker, secretAnswers map[string]bool) string {
+	key := w.memberKey()
+	if key == nil {
+		if secretAnswers != nil && isSecretAnswer(w, secretAnswers) {
+			return "secret-answer"
+		}
+		return ""
+	}
+	if r := fieldRule(key); r != "" {
+		return r
+	}
+	if string(w.parentKey()) == "env" {
+		return "env-value"
+	}
+	return ""
+}
+
+// isSecretAnswer reports whether the walker is at /result/answers/QID/answers/N for a
+// question marked isSecret.
+func isSecretAnswer(w *walker, qids map[string]bool) bool {
+	s := w.stack
+	return len(s) == 5 && string(s[0].key) == "result" && string(s[1].key) == "answers" &&
+		qids[string(s[2].key)] && string(s[3].key) == "answers" && s[4].array
+}
+
+// secretAnswersFor remembers the secret questions of a requestUserInput request and,
+// for the response answering one, returns the question ids whose answers to redact.
+func (z *Sanitizer) secretAnswersFor(b []byte) map[string]bool {
+	if bytes.Contains(b, []byte(`"isSecret":true`)) || bytes.Contains(b, []byte(`"isSecret": true`)) {
+		id := gjson.GetBytes(b, "id")
+		if id.Exists() {
+			qs := map[string]bool{}
+			gjson.GetBytes(b, "params.questions").ForEach(func(_, q gjson.Result) bool {
+				if q.Get("isSecret").Bool() {
+					qs[q.Get("id").String()] = true
+				}
+				return true
+			})
+			z.mu.Lock()
+			z.secretQuestions[id.Raw] = qs
+			z.mu.Unlock()
+		}
+		return nil
+	}
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if len(z.secretQuestions) == 0 || !bytes.Contains(b, []byte(`"answers"`)) {
+		return nil
+	}
+	id := gjson.GetBytes(b, "id")
+	qs, ok := z.secretQuestions[id.Raw]
+	if !ok || !gjson.GetBytes(b, "result").Exists() {
+		return nil
+	}
+	delete(z.secretQuestions, id.Raw)
+	return qs
+}
+
+// isBase64 reports whether raw is standard base64 (padded or not), the encoding the
+// app-server uses for dataBase64 and deltaBase64.
+func isBase64(raw []byte) bool {
+	n := len(raw)
+	for n > 0 && raw[n-1] == '=' {
+		n--
+	}
+	if len(raw)-n > 2 || (len(raw) != n && len(raw)%4 != 0) || n%4 == 1 {
+		return false
+	}
+	for _, c := range raw[:n] {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// base64Field decodes a field ending in "Base64" (fs/readFile dataBase64, command
+// deltaBase64), sanitizes the decoded bytes as text and re-encodes them when a span
+// was replaced. The returned spans carry the rules (positions are in decoded text).
+func (z *Sanitizer) base64Field(raw []byte) ([]byte, []span) {
+	enc := base64.StdEncoding
+	if len(raw)%4 != 0 {
+		enc = base64.RawStdEncoding
+	}
+	dec, err := enc.AppendDecode(nil, raw)
+	if err != nil {
+		return nil, nil
+	}
+	f := z.filterFor(dec, false)
+	spans := z.find(dec, &f, nil, false)
+	if len(spans) == 0 {
+		return nil, nil
+	}
+	return enc.AppendEncode(nil, rewrite(nil, dec, nil, spans)), spans
+}

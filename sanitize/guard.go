@@ -1,0 +1,168 @@
+package sanitize
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/wire"
+)
+
+// ErrLeak is wrapped by the error the guard returns when it found something.
+var ErrLeak = errors.New("leak guard: secret-shaped content found")
+
+// Leak is one finding of the guard. It never holds the value, only a masked preview.
+type Leak struct {
+	Rule    string
+	Line    int    // 1-based line of the file
+	Seq     int64  // the frame the line is or annotates; 0 for the header, trailer or a non-recording line
+	Pointer string // RFC 6901 pointer into the line's JSON; "" for a text line
+	Preview string // e.g. "sk-p…(51 chars)"
+}
+
+func (l Leak) String() string {
+	where := fmt.Sprintf("line %d", l.Line)
+	if l.Seq > 0 {
+		where = fmt.Sprintf("seq %d", l.Seq)
+	}
+	ptr := l.Pointer
+	if ptr == "" {
+		ptr = "(line)"
+	}
+	return fmt.Sprintf("%s  %s  %s  %s", l.Rule, where, ptr, l.Preview)
+}
+
+// LeakError lists what the guard found in a file.
+type LeakError struct {
+	File  string
+	Leaks []Leak
+}
+
+func (e *LeakError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "leak guard: %d secret-shaped value(s) in %s; not published:", len(e.Leaks), e.File)
+	for _, l := range e.Leaks {
+		b.WriteString("\n  ")
+		b.WriteString(l.String())
+	}
+	b.WriteString("\nif a finding is a known false positive, allow it with --allow REGEX (matched against the flagged value) or --allow-file FILE (one REGEX per line)")
+	return b.String()
+}
+
+func (e *LeakError) Unwrap() error { return ErrLeak }
+
+// Mask is a preview of a secret that does not disclose it: a few leading characters
+// and the length, like "sk-p…(51 chars)".
+func Mask(v []byte) string {
+	n := utf8.RuneCount(v)
+	show := 0
+	switch {
+	case n >= 16:
+		show = 4
+	case n >= 10:
+		show = 2
+	}
+	var prefix []byte
+	for i := 0; i < show && len(v) > 0; i++ {
+		r, size := utf8.DecodeRune(v)
+		if r < 0x20 || r == utf8.RuneError {
+			break
+		}
+		prefix = append(prefix, v[:size]...)
+		v = v[size:]
+	}
+	return fmt.Sprintf("%s…(%d chars)", prefix, n)
+}
+
+// Guard scans the file at path and returns a *LeakError (wrapping ErrLeak) when it
+// holds anything secret-shaped. It has the signature of recorder.Writer.BeforePublish.
+func (z *Sanitizer) Guard(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("leak guard: %w", err)
+	}
+	defer f.Close()
+	leaks, err := z.Scan(f)
+	if err != nil {
+		return fmt.Errorf("leak guard: %s: %w", path, err)
+	}
+	if len(leaks) > 0 {
+		return &LeakError{File: path, Leaks: leaks}
+	}
+	return nil
+}
+
+// Scan reads r line by line (a recording, or any text) and returns every
+// secret-shaped value: the shape rules, and the known secrets in all their encodings
+// including their SHA-256 hex. Strings of JSON lines are decoded first, and fields
+// ending in "Base64" are decoded and scanned too.
+func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
+	lr := wire.NewReader(r)
+	var leaks []Leak
+	for n := 1; ; n++ {
+		line, err := lr.ReadLine()
+		if err == io.EOF {
+			return leaks, nil
+		}
+		if err != nil {
+			return leaks, fmt.Errorf("line %d: %w", n, err)
+		}
+		leaks = z.scanLine(wire.Content(line), n, leaks)
+	}
+}
+
+func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
+	add := func(text []byte, spans []span, ptr string) {
+		for _, s := range spans {
+			leaks = append(leaks, Leak{Rule: s.rule, Line: n, Pointer: ptr, Preview: Mask(text[s.start:s.end])})
+		}
+	}
+	if !gjson.ValidBytes(b) {
+		f := z.filterFor(b, true)
+		add(b, z.find(b, &f, nil, true), "")
+		return leaks
+	}
+	first := len(leaks)
+	lineFilter := z.filterFor(b, true)
+	var w walker
+	var spans []span
+	w.walk(b, func(t token) {
+		raw := b[t.start:t.end]
+		text, f := raw, lineFilter
+		if t.escaped {
+			text, _ = unescape(raw, nil)
+			if bytes.Contains(raw, []byte(`\u`)) || bytes.Contains(raw, []byte(`\/`)) {
+				f = z.filterFor(text, true)
+			}
+		}
+		if spans = z.find(text, &f, spans[:0], true); len(spans) > 0 {
+			add(text, spans, w.pointer())
+		}
+		if !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw) {
+			enc := base64.StdEncoding
+			if len(raw)%4 != 0 {
+				enc = base64.RawStdEncoding
+			}
+			if dec, err := enc.AppendDecode(nil, raw); err == nil {
+				f := z.filterFor(dec, true)
+				if spans = z.find(dec, &f, spans[:0], true); len(spans) > 0 {
+					add(dec, spans, w.pointer())
+				}
+			}
+		}
+	})
+	if len(leaks) > first {
+		seq := gjson.GetBytes(b, "seq").Int()
+		for i := first; i < len(leaks); i++ {
+			leaks[i].Seq = seq
+		}
+	}
+	return leaks
+}

@@ -1,0 +1,241 @@
+// Package sanitize removes secrets and machine paths from app-server traffic before it
+// is recorded, and guards finished recordings against anything secret-shaped. It
+// rewrites a frame's raw bytes in place of each secret (one walk to find the spans,
+// one rewrite, no re-encoding of the message); it does not decide what to record.
+package sanitize
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+)
+
+// Options configure a Sanitizer. The zero value applies the shape and protocol-field
+// rules with a random placeholder key and no known secrets or path maps.
+type Options struct {
+	// Secrets are known secret values, removed wherever they occur in any encoding.
+	Secrets []Secret
+	// Maps replace path prefixes with stable placeholders, longest From first.
+	Maps []Map
+	// Salt keys the placeholders. The same secret gets the same placeholder in every
+	// recording made with the same salt; without one, placeholders are stable within
+	// one Sanitizer only.
+	Salt string
+	// Allow holds regular expressions matched against a value a shape rule flagged: a
+	// match means the value is a known false positive and stays.
+	Allow []string
+}
+
+// Map replaces From, a path prefix, with To, a placeholder such as "<cwd>".
+type Map struct{ From, To string }
+
+// Redaction is one secret replaced in a frame.
+type Redaction struct {
+	Rule        string // which rule found it, e.g. "openai-key"
+	Pointer     string // RFC 6901 pointer into the message; "" for a text line
+	Placeholder string // what replaced it, e.g. "<redacted:openai-key:3f9a1c>"
+}
+
+// Sanitizer rewrites frames. It is safe for concurrent use.
+type Sanitizer struct {
+	key     []byte
+	salted  bool
+	secrets []Secret
+	// needles[i] are the encodings of secrets[i] the sanitizer searches for; guards[i]
+	// add the forms only the guard looks for (hashes).
+	needles, guards [][][]byte
+	maps            []Map
+	allow           []*regexp.Regexp
+
+	mu sync.Mutex
+	// secretQuestions maps a pending requestUserInput request's id to the ids of its
+	// questions marked isSecret, whose answers the client's response carries.
+	secretQuestions map[string]map[string]bool
+}
+
+// New checks opts and compiles a Sanitizer.
+func New(opts Options) (*Sanitizer, error) {
+	z := &Sanitizer{salted: opts.Salt != "", secretQuestions: map[string]map[string]bool{}}
+	if z.salted {
+		z.key = []byte("codexrec-sanitize-v1:" + opts.Salt)
+	} else {
+		z.key = make([]byte, 32)
+		if _, err := rand.Read(z.key); err != nil {
+			return nil, fmt.Errorf("sanitize: placeholder key: %w", err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, s := range opts.Secrets {
+		if len(s.Value) < MinSecretLen {
+			return nil, fmt.Errorf("sanitize: secret %s is %d characters long, shorter than %d: it would match ordinary text", s.Name, len(s.Value), MinSecretLen)
+		}
+		if seen[s.Value] {
+			continue
+		}
+		seen[s.Value] = true
+		z.secrets = append(z.secrets, s)
+		var plain, guard [][]byte
+		for form, v := range encodings(s.Value, true) {
+			if form == "sha256" || form == "SHA256" {
+				guard = append(guard, []byte(v))
+			} else {
+				plain = append(plain, []byte(v))
+			}
+		}
+		// Longest first, so the widest encoding claims a span before its parts.
+		sort.Slice(plain, func(i, j int) bool { return len(plain[i]) > len(plain[j]) })
+		z.needles = append(z.needles, plain)
+		z.guards = append(z.guards, guard)
+	}
+	for _, m := range opts.Maps {
+		if err := checkMap(m); err != nil {
+			return nil, err
+		}
+		dup := false
+		for _, o := range z.maps {
+			dup = dup || o.From == m.From
+		}
+		if !dup {
+			z.maps = append(z.maps, m)
+		}
+	}
+	sort.SliceStable(z.maps, func(i, j int) bool { return len(z.maps[i].From) > len(z.maps[j].From) })
+	for _, a := range opts.Allow {
+		re, err := regexp.Compile(a)
+		if err != nil {
+			return nil, fmt.Errorf("sanitize: allow %q: %w", a, err)
+		}
+		z.allow = append(z.allow, re)
+	}
+	return z, nil
+}
+
+func checkMap(m Map) error {
+	switch {
+	case len(m.From) < 2:
+		return fmt.Errorf("sanitize: map %q=%q: the path must be at least 2 characters", m.From, m.To)
+	case m.To == "":
+		return fmt.Errorf("sanitize: map %q: empty placeholder", m.From)
+	case strings.ContainsAny(m.To, "\"\\") || strings.IndexFunc(m.To, func(r rune) bool { return r < 0x20 }) >= 0:
+		return fmt.Errorf("sanitize: map %q=%q: the placeholder may not hold quotes, backslashes or control characters", m.From, m.To)
+	case strings.Contains(m.To, m.From):
+		return fmt.Errorf("sanitize: map %q=%q: the placeholder contains the path", m.From, m.To)
+	}
+	return nil
+}
+
+// MapNames are the placeholders of the path maps, for the recording's header.
+func (z *Sanitizer) MapNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, m := range z.maps {
+		if !seen[m.To] {
+			seen[m.To] = true
+			names = append(names, m.To)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Salted reports whether placeholders are keyed by a salt (stable across recordings).
+func (z *Sanitizer) Salted() bool { return z.salted }
+
+// placeholder names what was removed, keyed so it cannot confirm a guessed secret.
+func (z *Sanitizer) placeholder(rule string, value []byte) string {
+	mac := hmac.New(sha256.New, z.key)
+	mac.Write(value)
+	sum := mac.Sum(nil)
+	return "<redacted:" + rule + ":" + hex.EncodeToString(sum[:3]) + ">"
+}
+
+// isPlaceholder reports whether v is exactly a placeholder, so sanitizing twice
+// changes nothing.
+func isPlaceholder(v []byte) bool {
+	const pre = "<redacted:"
+	if len(v) < len(pre)+9 || !bytes.HasPrefix(v, []byte(pre)) || v[len(v)-1] != '>' {
+		return false
+	}
+	body := v[len(pre) : len(v)-1]
+	i := bytes.LastIndexByte(body, ':')
+	if i < 1 || len(body)-i-1 != 6 {
+		return false
+	}
+	for _, c := range body[i+1:] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	for _, c := range body[:i] {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Frame sanitizes one line as it crossed the proxy (with or without its newline). A
+// JSON line has its strings rewritten in place; anything else is treated as text. out
+// is line itself when nothing changed.
+func (z *Sanitizer) Frame(line []byte) (out []byte, redactions []Redaction) {
+	content := line
+	if n := len(content); n > 0 && content[n-1] == '\n' {
+		content = content[:n-1]
+	}
+	var changed []byte
+	if gjson.ValidBytes(content) {
+		changed, redactions = z.jsonFrame(content)
+	} else {
+		changed, redactions = z.text(content, "")
+	}
+	if changed == nil {
+		return line, redactions
+	}
+	if len(content) < len(line) {
+		changed = append(changed, '\n')
+	}
+	return changed, redactions
+}
+
+// Text sanitizes a string that is not a frame (a command line, an error message).
+func (z *Sanitizer) Text(s string) string {
+	out, _ := z.text([]byte(s), "")
+	if out == nil {
+		return s
+	}
+	return string(out)
+}
+
+// Strings sanitizes each of ss (an argv) and returns a new slice.
+func (z *Sanitizer) Strings(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = z.Text(s)
+	}
+	return out
+}
+
+// text sanitizes b as plain text; it returns nil when nothing changed.
+func (z *Sanitizer) text(b []byte, pointer string) ([]byte, []Redaction) {
+	f := z.filterFor(b, false)
+	spans := z.find(b, &f, nil, false)
+	if len(spans) == 0 {
+		return nil, nil
+	}
+	var reds []Redaction
+	for _, s := range spans {
+		if s.rule != "" {
+			reds = append(reds, Redaction{Rule: s.rule, Pointer: pointer, Placeholder: s.repl})
+		}
+	}
+	return rewrite(make([]byte, 0, len(b)), b, nil, spans), reds
+}

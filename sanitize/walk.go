@@ -1,0 +1,273 @@
+package sanitize
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// walker visits every string of a valid JSON text (keys and values) in one pass over
+// its raw bytes. It keeps the path to the current string so a JSON pointer can be
+// built, but only when one is asked for: most strings need none.
+type walker struct {
+	b     []byte
+	stack []level
+}
+
+type level struct {
+	array bool
+	index int
+	key   []byte // raw (still escaped) bytes of the current member's key
+	// keyIsKey is set between a key and its value.
+	expectKey bool
+}
+
+// token is one string of the JSON text: raw[start:end] is its content between the quotes.
+type token struct {
+	start, end int
+	isKey      bool
+	escaped    bool // the raw content holds at least one backslash escape
+}
+
+// walk calls visit for each string in b, which must be valid JSON.
+func (w *walker) walk(b []byte, visit func(t token)) {
+	w.b = b
+	w.stack = w.stack[:0]
+	n := len(b)
+	for i := 0; i < n; {
+		switch b[i] {
+		case '{':
+			w.stack = append(w.stack, level{expectKey: true})
+			i++
+		case '[':
+			w.stack = append(w.stack, level{array: true})
+			i++
+		case '}', ']':
+			if len(w.stack) > 0 {
+				w.stack = w.stack[:len(w.stack)-1]
+			}
+			i++
+		case ',':
+			if top := w.top(); top != nil {
+				if top.array {
+					top.index++
+				} else {
+					top.expectKey = true
+				}
+			}
+			i++
+		case '"':
+			end, esc := stringEnd(b, i+1)
+			t := token{start: i + 1, end: end, escaped: esc}
+			if top := w.top(); top != nil && !top.array && top.expectKey {
+				top.key = b[i+1 : end]
+				top.expectKey = false
+				t.isKey = true
+			}
+			visit(t)
+			i = end + 1
+		default:
+			i++
+		}
+	}
+}
+
+func (w *walker) top() *level {
+	if len(w.stack) == 0 {
+		return nil
+	}
+	return &w.stack[len(w.stack)-1]
+}
+
+// memberKey is the raw key of the member whose value is the current string, or nil
+// when the string is an array element or the top level.
+func (w *walker) memberKey() []byte {
+	if top := w.top(); top != nil && !top.array {
+		return top.key
+	}
+	return nil
+}
+
+// parentKey is the raw key under which the current object or array sits (for a value
+// inside "env":{...}, it is "env").
+func (w *walker) parentKey() []byte {
+	if len(w.stack) < 2 {
+		return nil
+	}
+	if p := w.stack[len(w.stack)-2]; !p.array {
+		return p.key
+	}
+	return nil
+}
+
+// pointer is the RFC 6901 pointer of the current string (for a key, of its member).
+func (w *walker) pointer() string {
+	var sb strings.Builder
+	for _, l := range w.stack {
+		sb.WriteByte('/')
+		if l.array {
+			sb.WriteString(strconv.Itoa(l.index))
+			continue
+		}
+		k := l.key
+		if bytes.IndexByte(k, '\\') >= 0 {
+			k, _ = unescape(k, nil)
+		}
+		for _, c := range string(k) {
+			switch c {
+			case '~':
+				sb.WriteString("~0")
+			case '/':
+				sb.WriteString("~1")
+			default:
+				sb.WriteRune(c)
+			}
+		}
+	}
+	return sb.String()
+}
+
+// stringEnd returns the index of the quote closing the string whose content starts at
+// i, and whether the content holds escapes.
+func stringEnd(b []byte, i int) (int, bool) {
+	esc := false
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b), esc
+		}
+		j := i + q
+		bs := 0
+		for k := j - 1; k >= i && b[k] == '\\'; k-- {
+			bs++
+		}
+		if !esc && bytes.IndexByte(b[i:j], '\\') >= 0 {
+			esc = true
+		}
+		if bs%2 == 0 {
+			return j, esc
+		}
+		i = j + 1
+	}
+}
+
+// unescape decodes the content of a JSON string. offs, when non-nil on entry, is
+// filled so that offs[k] is the raw offset where decoded byte k's escape begins, with
+// offs[len(out)] = len(raw): spans found in the decoded text map back to raw bytes.
+func unescape(raw []byte, offs []int) ([]byte, []int) {
+	out := make([]byte, 0, len(raw))
+	track := offs != nil
+	offs = offs[:0]
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' || i+1 >= len(raw) {
+			out = append(out, c)
+			if track {
+				offs = append(offs, i)
+			}
+			i++
+			continue
+		}
+		start := i
+		var r rune = -1
+		n := 2
+		switch raw[i+1] {
+		case '"', '\\', '/':
+			out = append(out, raw[i+1])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, n = decodeU(raw[i:])
+		default:
+			out = append(out, raw[i], raw[i+1])
+			if track {
+				offs = append(offs, start)
+			}
+		}
+		if r >= 0 {
+			before := len(out)
+			out = utf8.AppendRune(out, r)
+			if track {
+				for k := before; k < len(out); k++ {
+					offs = append(offs, start)
+				}
+			}
+		} else if track {
+			offs = append(offs, start)
+		}
+		i += n
+	}
+	if track {
+		offs = append(offs, len(raw))
+	}
+	return out, offs
+}
+
+// decodeU decodes a \uXXXX escape (and a following low surrogate) at the start of b.
+func decodeU(b []byte) (rune, int) {
+	h := hex4(b[2:])
+	if h < 0 {
+		return utf8.RuneError, min(len(b), 2)
+	}
+	if h >= 0xD800 && h < 0xDC00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
+		if l := hex4(b[8:]); l >= 0xDC00 && l < 0xE000 {
+			return rune((h-0xD800)<<10|(l-0xDC00)) + 0x10000, 12
+		}
+	}
+	if h >= 0xD800 && h < 0xE000 {
+		return utf8.RuneError, 6
+	}
+	return rune(h), 6
+}
+
+func hex4(b []byte) int {
+	if len(b) < 4 {
+		return -1
+	}
+	v := 0
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | int(c-'A'+10)
+		default:
+			return -1
+		}
+	}
+	return v
+}
+
+// appendEscaped appends s as JSON string content (without quotes), escaping only what
+// JSON requires, the way the Rust and Go encoders do.
+func appendEscaped(b []byte, s []byte) []byte {
+	const hexd = "0123456789abcdef"
+	for _, c := range s {
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
