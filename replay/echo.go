@@ -1,0 +1,156 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"codexrec/internal/wire"
+)
+
+// A substitution replaces, inside later server frames, a value the recorded client
+// chose with the value the live client chose (a cwd, a client name echoed in
+// userAgent), as JSON string content.
+type substitution struct {
+	recorded, live []byte
+}
+
+// minEchoLen keeps short values ("1", "yes") from being replaced by accident.
+const minEchoLen = 4
+
+// learnEcho compares the bodies of an expected client message and the live one that
+// matched it and remembers every string the live client chose differently.
+func (s *session) learnEcho(want, got Message) {
+	wb, gb := want.Body(), got.Body()
+	if wb == nil || gb == nil || bytes.Equal(wb, gb) {
+		return
+	}
+	wv, ok1 := decode(wb)
+	gv, ok2 := decode(gb)
+	if !ok1 || !ok2 {
+		return
+	}
+	before := len(s.subst)
+	s.walkEcho(wv, gv)
+	if len(s.subst) > before {
+		// Longest first, so a path is replaced before a prefix of it.
+		sort.SliceStable(s.subst, func(i, j int) bool { return len(s.subst[i].recorded) > len(s.subst[j].recorded) })
+	}
+}
+
+func (s *session) walkEcho(w, g any) {
+	switch w := w.(type) {
+	case map[string]any:
+		if g, ok := g.(map[string]any); ok {
+			for k, wv := range w {
+				if gv, ok := g[k]; ok {
+					s.walkEcho(wv, gv)
+				}
+			}
+		}
+	case []any:
+		if g, ok := g.([]any); ok && len(g) == len(w) {
+			for i := range w {
+				s.walkEcho(w[i], g[i])
+			}
+		}
+	case string:
+		g, ok := g.(string)
+		if !ok || g == w || len(w) < minEchoLen {
+			return
+		}
+		rec, live := appendEscaped(nil, w), appendEscaped(nil, g)
+		for i := range s.subst {
+			if bytes.Equal(s.subst[i].recorded, rec) {
+				s.subst[i].live = live
+				return
+			}
+		}
+		s.subst = append(s.subst, substitution{rec, live})
+	}
+}
+
+// render returns the bytes to send for server frame i: the recorded line with the
+// live client's id spliced in where it differs from the recorded one, and echoed
+// values substituted. The recorded line is never modified.
+func (s *session) render(i int) []byte {
+	f := &s.sc.Server[i]
+	line := f.Line
+	splice := f.Answers >= 0 && s.liveID[f.Answers] != "" && s.liveID[f.Answers] != f.Msg.ID
+	if !splice && len(s.subst) == 0 {
+		return line
+	}
+	if !splice {
+		return s.substitute(nil, line)
+	}
+	b := make([]byte, 0, len(line)+len(s.liveID[f.Answers]))
+	b = s.substitute(b, line[:f.idStart])
+	b = append(b, s.liveID[f.Answers]...)
+	return s.substitute(b, line[f.idEnd:])
+}
+
+// substitute appends part to b with every echoed value replaced.
+func (s *session) substitute(b, part []byte) []byte {
+	if len(s.subst) == 0 {
+		return append(b, part...)
+	}
+	cur := part
+	for _, sub := range s.subst {
+		if bytes.Contains(cur, sub.recorded) {
+			cur = bytes.ReplaceAll(cur, sub.recorded, sub.live)
+		}
+	}
+	return append(b, cur...)
+}
+
+// appendEscaped appends s as the content of a JSON string (without quotes), escaped
+// the way the app-server's serializer does: quote, backslash and control characters.
+func appendEscaped(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			if c < utf8.RuneSelf {
+				b = append(b, c)
+				i++
+				continue
+			}
+			_, n := utf8.DecodeRuneInString(s[i:])
+			b = append(b, s[i:i+n]...)
+			i += n
+			continue
+		}
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+	}
+	return b
+}
+
+// errorResponse builds a JSON-RPC error answer to the live request id, shaped like
+// the app-server's own (error first, then id).
+func errorResponse(id wire.ID, code int, message string) []byte {
+	b := append([]byte(`{"error":{"code":`), strconv.Itoa(code)...)
+	msg, _ := json.Marshal(message)
+	b = append(b, `,"message":`...)
+	b = append(b, msg...)
+	b = append(b, `},"id":`...)
+	b = append(b, id...)
+	return append(b, "}\n"...)
+}

@@ -1,0 +1,22 @@
+package replay
+
+import "codexrec/internal/normalize"
+
+// normalizedEqual compares two bodies after normalisation. Each side gets a fresh
+// normalizer, so ids become symbols by order of appearance within the body: two
+// messages about different threads look alike here, which is why candidates that
+// match exactly are preferred before this comparison is tried.
+func normalizedEqual(a, b []byte) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	na, err := normalize.MustNew(normalize.Options{}).Message(a)
+	if err != nil {
+		return false
+	}
+	nb, err := normalize.MustNew(normalize.Options{}).Message(b)
+	if err != nil {
+		return false
+	}
+	return normalize.Equal(na, nb)
+}

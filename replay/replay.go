@@ -1,0 +1,126 @@
+// Package replay serves a recording as a fake codex app-server: it reads a client's
+// messages, matches them to the client frames the recording expects, and answers
+// with the server frames that followed them, byte for byte (only response ids, and
+// values the client chose, are spliced in). It works over any io.Reader/io.Writer
+// pair; it does not start processes, re-encode messages or use a JSON-RPC library.
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"codexrec/internal/wire"
+)
+
+// Server serves one Script to one client. Only Script is required; the zero value
+// of every other field is the default. A Server may be used for one Serve at a time.
+type Server struct {
+	// Script is what to serve (Load, LoadFile).
+	Script *Script
+
+	// Mode chooses the matcher (ModeParams by default); Matcher, when set, replaces it.
+	Mode    Mode
+	Matcher MatcherFunc
+
+	// Unordered lets client messages arrive in a different order than recorded:
+	// each is matched to the earliest expected frame it matches, and server frames
+	// keep their recorded order within a thread only.
+	Unordered bool
+
+	// Speed scales the recorded gaps between server frames: 0 sends each frame as
+	// soon as it is due (the default), 1 keeps the recorded timing, 2 halves it.
+	Speed float64
+
+	// Faults are the fault rules to inject (ParseFault).
+	Faults []Fault
+
+	// FailFast makes Serve return at the first mismatch.
+	FailFast bool
+
+	// AllowUnused makes expected client frames that never came not an error.
+	AllowUnused bool
+
+	// Log receives the mismatch diagnostics and the list of unused frames; nil
+	// discards them.
+	Log io.Writer
+
+	// Stderr, when set, receives the server's recorded stderr lines at their place
+	// in the script.
+	Stderr io.Writer
+
+	// OnMismatch, when set, is called for each client message that matched nothing,
+	// after the diagnostic is written and before the client gets its error.
+	OnMismatch func(*Mismatch)
+}
+
+// Sentinel errors. Serve's error wraps ErrNoMatch, ErrUnused or both (errors.Is).
+var (
+	// ErrNoMatch: a client message matched no expected frame.
+	ErrNoMatch = errors.New("client message matched nothing in the recording")
+	// ErrUnused: the client ended before sending every expected frame.
+	ErrUnused = errors.New("expected client frames never came")
+	// ErrNoSegment: the recording has no such segment.
+	ErrNoSegment = errors.New("no such segment")
+	// ErrBadFault: a fault rule could not be parsed.
+	ErrBadFault = errors.New("bad fault rule")
+)
+
+// Mismatch describes a client message that matched no expected frame.
+type Mismatch struct {
+	Line    int          // 1-based position of the message in the client's stream
+	Got     []byte       // what the client sent, without the newline
+	Msg     wire.Message // its classification
+	Reason  string       // why nothing matched, one line
+	Nearest *ClientFrame // the closest expected frame, or nil when none is left
+	Diff    []string     // differences from Nearest, one per line ("/params/x: ...")
+}
+
+func (m *Mismatch) Error() string {
+	return fmt.Sprintf("client line %d: %s", m.Line, m.Reason)
+}
+
+// Serve answers the client reading from in and writing to out until in ends, ctx is
+// done, a fault ends the stream or FailFast stops at a mismatch. It returns nil when
+// every client message matched and every expected one came; otherwise an error
+// wrapping ErrNoMatch and/or ErrUnused. I/O errors are returned as they are. When a
+// fault ends the stream early, out is closed if it is an io.Closer. The goroutine
+// reading in ends when in does.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	if s.Script == nil {
+		return errors.New("replay: Server.Script is nil")
+	}
+	ss := newSession(s, out)
+	return ss.run(ctx, in)
+}
+
+// unusedError lists expected client frames that never came.
+func unusedError(name string, frames []*ClientFrame) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "replay %s: %d expected client frame", name, len(frames))
+	if len(frames) != 1 {
+		b.WriteByte('s')
+	}
+	fmt.Fprintf(&b, " never came (first: seq %d %s)", frames[0].Seq, describe(frames[0].Msg))
+	return fmt.Errorf("%s: %w", b.String(), ErrUnused)
+}
+
+// describe names a message for humans: "request turn/start", "response 3".
+func describe(m wire.Message) string {
+	switch m.Kind {
+	case wire.KindRequest, wire.KindNotification:
+		return m.Kind.String() + " " + m.Method
+	case wire.KindResponse, wire.KindError:
+		s := m.Kind.String() + " id " + string(m.ID)
+		if m.Method != "" {
+			s += " (" + m.Method + ")"
+		}
+		return s
+	}
+	if m.Reason != "" {
+		return m.Kind.String() + " (" + m.Reason + ")"
+	}
+	return m.Kind.String()
+}

@@ -1,0 +1,250 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/wire"
+	"codexrec/recorder"
+)
+
+// Frame is one recorded line: what the client is expected to send, or what the
+// server sends back.
+type Frame struct {
+	Seq  int64          // the frame's seq in the recording
+	Time time.Duration  // when it was recorded, since the session started
+	Dir  wire.Direction // c2s for expected client frames; s2c or stderr for server frames
+	Msg  wire.Message   // classification recorded with it (Method is paired for responses)
+	Line []byte         // the exact recorded bytes, with '\n' when the line had one
+}
+
+// ClientFrame is a client frame the script expects.
+type ClientFrame struct {
+	Frame
+	// Answers is, for a response or error, the index in Script.Server of the server
+	// request it answers; -1 otherwise.
+	Answers int
+
+	key       string // thread the frame belongs to ("" when none), for unordered matching
+	keyPos    int    // position among the client frames of the same key
+	globalPos int    // client frames of no key recorded before it
+}
+
+// ServerFrame is a frame the server sends (stdout) or wrote to stderr.
+type ServerFrame struct {
+	Frame
+	// After is how many client frames must have been received before this frame is
+	// sent: the client frames recorded before it, or for a response, its request and
+	// the client frames before that request (so a client that waits for each answer
+	// is never kept waiting by frames a pipelining client sent early).
+	After int
+	// Answers is, for a response or error, the index in Script.Client of the request
+	// it answers; -1 otherwise.
+	Answers int
+
+	idStart, idEnd int // where the id's value sits in Line, for responses
+
+	key         string
+	afterKey    int // client frames of the same key that must have been received
+	afterGlobal int // client frames of no key that must have been received
+}
+
+// Script is one server process lifetime of a recording, indexed for serving.
+// Build it with Load or LoadFile; a Script is read-only once built and may be
+// served by several Servers at once.
+type Script struct {
+	Name     string          // the recording's name, for messages
+	Header   recorder.Header // with meta entries merged in
+	Segment  int             // the segment this script serves, 1-based
+	Segments int             // how many segments the recording holds
+	Client   []ClientFrame   // expected client frames in recorded order
+	Server   []ServerFrame   // server frames (s2c and stderr) in recorded order
+
+	keysOnce sync.Once
+}
+
+// LoadFile reads the recording at path and builds the script of one segment
+// (1-based; 0 means the first).
+func LoadFile(path string, segment int) (*Script, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	defer f.Close()
+	return Load(f, path, segment)
+}
+
+// Load reads a recording from r through the recorder's reader and builds the script
+// of one segment (1-based; 0 means the first). name is used in messages.
+func Load(r io.Reader, name string, segment int) (*Script, error) {
+	if segment < 0 {
+		return nil, fmt.Errorf("replay %s: segment %d: %w", name, segment, ErrNoSegment)
+	}
+	if segment == 0 {
+		segment = 1
+	}
+	rd, err := recorder.NewReader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	b := builder{sc: &Script{Name: name, Segment: segment},
+		pendingC: map[wire.ID]int{}, pendingS: map[wire.ID]int{}}
+	cur, started := 1, false
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch e.Type {
+		case recorder.TypeSegment:
+			switch {
+			case e.Segment > 0:
+				cur = e.Segment
+			case started:
+				cur++
+			}
+			started = true
+		case recorder.TypeFrame:
+			started = true
+			if cur == segment {
+				if err := b.add(e); err != nil {
+					return nil, fmt.Errorf("replay %s: frame %d: %w", name, e.Seq, err)
+				}
+			}
+		}
+		b.sc.Segments = max(b.sc.Segments, cur)
+	}
+	b.sc.Header = rd.Header()
+	if segment > b.sc.Segments {
+		return nil, fmt.Errorf("replay %s: segment %d (the recording has %d): %w", name, segment, b.sc.Segments, ErrNoSegment)
+	}
+	return b.sc, nil
+}
+
+// builder indexes frames as they are read.
+type builder struct {
+	sc       *Script
+	pendingC map[wire.ID]int // recorded client request id -> index in Client
+	pendingS map[wire.ID]int // recorded server request id -> index in Server
+}
+
+func (b *builder) add(e recorder.Entry) error {
+	f := Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Msg: e.Msg, Line: e.Line}
+	sc := b.sc
+	switch e.Dir {
+	case wire.ClientToServer:
+		cf := ClientFrame{Frame: f, Answers: -1}
+		switch f.Msg.Kind {
+		case wire.KindRequest:
+			b.pendingC[f.Msg.ID] = len(sc.Client)
+		case wire.KindResponse, wire.KindError:
+			if j, ok := b.pendingS[f.Msg.ID]; ok {
+				cf.Answers = j
+				delete(b.pendingS, f.Msg.ID)
+			}
+		}
+		sc.Client = append(sc.Client, cf)
+	case wire.ServerToClient, wire.Stderr:
+		sf := ServerFrame{Frame: f, After: len(sc.Client), Answers: -1}
+		if e.Dir == wire.ServerToClient {
+			switch f.Msg.Kind {
+			case wire.KindRequest:
+				b.pendingS[f.Msg.ID] = len(sc.Server)
+			case wire.KindResponse, wire.KindError:
+				if j, ok := b.pendingC[f.Msg.ID]; ok {
+					delete(b.pendingC, f.Msg.ID)
+					sf.Answers, sf.After = j, j+1
+					start, end, ok := idSpan(f.Line)
+					if !ok {
+						return errors.New("response without a top-level id")
+					}
+					sf.idStart, sf.idEnd = start, end
+				}
+			}
+		}
+		sc.Server = append(sc.Server, sf)
+	}
+	return nil
+}
+
+// idSpan finds the byte range of the top-level "id" value in line.
+func idSpan(line []byte) (start, end int, ok bool) {
+	content := wire.Content(line)
+	gjson.ParseBytes(content).ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "id" {
+			start, end, ok = v.Index, v.Index+len(v.Raw), v.Index > 0
+			return false
+		}
+		return true
+	})
+	return start, end, ok
+}
+
+// indexKeys assigns every frame the thread it belongs to, for unordered matching:
+// frames of one thread keep their recorded order, frames of different threads may
+// interleave differently. Responses inherit the key of their request when they have
+// none of their own.
+func (sc *Script) indexKeys() {
+	sc.keysOnce.Do(func() {
+		perKey := map[string]int{}
+		for i := range sc.Client {
+			cf := &sc.Client[i]
+			cf.key = threadKey(cf.Line)
+			if cf.key == "" && cf.Answers >= 0 {
+				cf.key = threadKey(sc.Server[cf.Answers].Line)
+			}
+			cf.keyPos, cf.globalPos = perKey[cf.key], perKey[""]
+			perKey[cf.key]++
+		}
+		counts := map[string]int{}
+		next := 0 // client frames counted into counts so far
+		for i := range sc.Server {
+			sf := &sc.Server[i]
+			if sf.Dir == wire.ServerToClient {
+				sf.key = threadKey(sf.Line)
+			}
+			if sf.Answers >= 0 {
+				// A response needs its request (checked directly) and what came
+				// before the request, in its own thread and outside any thread.
+				req := &sc.Client[sf.Answers]
+				if sf.key == "" {
+					sf.key = req.key
+				}
+				if req.key == sf.key {
+					sf.afterKey = req.keyPos
+				}
+				sf.afterGlobal = req.globalPos
+				continue
+			}
+			for ; next < sf.After; next++ {
+				counts[sc.Client[next].key]++
+			}
+			sf.afterKey, sf.afterGlobal = counts[sf.key], counts[""]
+		}
+	})
+}
+
+var keyPaths = []string{"params.threadId", "params.thread.id", "result.thread.id", "params.turn.threadId"}
+
+// threadKey is the thread a message is about, or "".
+func threadKey(line []byte) string {
+	content := wire.Content(line)
+	if len(content) == 0 || content[0] != '{' {
+		return ""
+	}
+	for _, r := range gjson.GetManyBytes(content, keyPaths...) {
+		if r.Type == gjson.String && r.Str != "" {
+			return r.Str
+		}
+	}
+	return ""
+}

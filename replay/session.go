@@ -1,0 +1,378 @@
+package replay
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"codexrec/internal/wire"
+)
+
+// session is the state of one Serve.
+type session struct {
+	srv   *Server
+	sc    *Script
+	match MatcherFunc
+	w     io.Writer
+	out   *bufio.Writer
+
+	// Client side.
+	matched []bool
+	liveID  []wire.ID // the live id each matched client frame came with
+	lo      int       // first unmatched client frame; in ordered mode, frames matched
+	lines   int       // client lines read
+	keyDone map[string]int
+	keyList map[string][]int
+
+	// Server side.
+	queues   []*queue
+	timed    bool        // gaps or delays apply
+	due      []time.Time // when each timed frame may go, once it is ready
+	nextDue  time.Time   // earliest due time of a waiting frame, zero when none
+	rush     bool        // ignore due times (the client has gone)
+	sentReq  map[wire.ID]int
+	plans    map[int]*framePlan
+	held     [][]byte // reordered frames waiting for the next one
+	wrote    bool     // a server frame has been written
+	overload map[string]int
+	subst    []substitution
+	ended    bool // a fault ended the stream
+
+	mismatches []*Mismatch
+}
+
+// queue is a run of server frames sent in recorded order.
+type queue struct {
+	items    []int
+	head     int
+	lastTime time.Duration // recorded time of the last frame sent
+}
+
+func newSession(srv *Server, w io.Writer) *session {
+	sc := srv.Script
+	s := &session{srv: srv, sc: sc, w: w, out: bufio.NewWriterSize(w, 64<<10),
+		matched: make([]bool, len(sc.Client)), liveID: make([]wire.ID, len(sc.Client)),
+		sentReq: map[wire.ID]int{}, overload: map[string]int{}}
+	s.match = srv.Matcher
+	if s.match == nil {
+		s.match = srv.Mode.Matcher()
+	}
+	s.plans = planFaults(sc, srv.Faults)
+	for _, p := range s.plans {
+		if p.delay > 0 {
+			s.timed = true
+		}
+	}
+	if srv.Speed > 0 {
+		s.timed = true
+	}
+	if s.timed {
+		s.due = make([]time.Time, len(sc.Server))
+	}
+	if !srv.Unordered {
+		q := &queue{items: make([]int, len(sc.Server))}
+		for i := range q.items {
+			q.items[i] = i
+		}
+		s.queues = []*queue{q}
+		return s
+	}
+	sc.indexKeys()
+	s.keyDone, s.keyList = map[string]int{}, map[string][]int{}
+	for i := range sc.Client {
+		k := sc.Client[i].key
+		s.keyList[k] = append(s.keyList[k], i)
+	}
+	byKey := map[string]*queue{}
+	for i := range sc.Server {
+		k := sc.Server[i].key
+		q := byKey[k]
+		if q == nil {
+			q = &queue{}
+			byKey[k] = q
+			s.queues = append(s.queues, q)
+		}
+		q.items = append(q.items, i)
+	}
+	return s
+}
+
+type readResult struct {
+	line []byte
+	err  error
+}
+
+func (s *session) run(ctx context.Context, in io.Reader) error {
+	lines := make(chan readResult, 64)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		r := wire.NewReader(in)
+		for {
+			line, err := r.ReadLine()
+			select {
+			case lines <- readResult{line, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if err := s.pump(); err != nil {
+		return err
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	var readErr error
+	for !s.ended {
+		var wake <-chan time.Time
+		if !s.nextDue.IsZero() {
+			timer.Reset(time.Until(s.nextDue))
+			wake = timer.C
+		}
+		eof := false
+		select {
+		case r := <-lines:
+			if len(r.line) > 0 {
+				if err := s.receive(r.line); err != nil {
+					return err
+				}
+			}
+			if r.err != nil {
+				eof = true
+				if r.err != io.EOF {
+					readErr = fmt.Errorf("replay %s: reading the client: %w", s.sc.Name, r.err)
+				}
+			}
+		case <-wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if wake != nil && !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		if s.srv.FailFast && len(s.mismatches) > 0 {
+			s.out.Flush()
+			return s.result(false)
+		}
+		if eof {
+			// The client has gone: send what is due without waiting for gaps,
+			// as the real server finishes writing before it exits.
+			s.rush = true
+		}
+		if err := s.pump(); err != nil {
+			return err
+		}
+		if eof {
+			break
+		}
+	}
+	if err := s.finish(); err != nil {
+		return err
+	}
+	if readErr != nil {
+		return readErr
+	}
+	return s.result(!s.ended)
+}
+
+// finish sends what reordering held back and flushes; a fault's EOF closes out.
+func (s *session) finish() error {
+	for _, b := range s.held {
+		if _, err := s.out.Write(b); err != nil {
+			return s.writeErr(err)
+		}
+	}
+	s.held = nil
+	if err := s.out.Flush(); err != nil {
+		return s.writeErr(err)
+	}
+	if s.ended {
+		if c, ok := s.w.(io.Closer); ok {
+			c.Close()
+		}
+	}
+	return nil
+}
+
+func (s *session) writeErr(err error) error {
+	return fmt.Errorf("replay %s: writing to the client: %w", s.sc.Name, err)
+}
+
+// result is Serve's error: mismatches and, when checkUnused, frames never received.
+func (s *session) result(checkUnused bool) error {
+	var errs []error
+	if n := len(s.mismatches); n > 0 {
+		errs = append(errs, fmt.Errorf("replay %s: %d client message(s) matched nothing (first: %w): %w",
+			s.sc.Name, n, s.mismatches[0], ErrNoMatch))
+	}
+	if checkUnused {
+		var unused []*ClientFrame
+		for i := s.lo; i < len(s.sc.Client); i++ {
+			if !s.matched[i] {
+				unused = append(unused, &s.sc.Client[i])
+			}
+		}
+		if len(unused) > 0 {
+			s.reportUnused(unused)
+			if !s.srv.AllowUnused {
+				errs = append(errs, unusedError(s.sc.Name, unused))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// pump sends every server frame that is ready and due, in recorded order within
+// each queue and, across queues, lowest index first.
+func (s *session) pump() error {
+	now := time.Now()
+	s.nextDue = time.Time{}
+	for !s.ended {
+		var best *queue
+		bestIdx := -1
+		for _, q := range s.queues {
+			if q.head >= len(q.items) {
+				continue
+			}
+			i := q.items[q.head]
+			if !s.ready(i) {
+				continue
+			}
+			if s.timed && !s.rush {
+				if d := s.dueTime(q, i, now); d.After(now) {
+					if s.nextDue.IsZero() || d.Before(s.nextDue) {
+						s.nextDue = d
+					}
+					continue
+				}
+			}
+			if bestIdx < 0 || i < bestIdx {
+				best, bestIdx = q, i
+			}
+		}
+		if best == nil {
+			break
+		}
+		best.head++
+		best.lastTime = s.sc.Server[bestIdx].Time
+		if err := s.emit(bestIdx); err != nil {
+			return err
+		}
+	}
+	if err := s.out.Flush(); err != nil {
+		return s.writeErr(err)
+	}
+	return nil
+}
+
+// ready reports whether every client frame server frame i waits for has come.
+func (s *session) ready(i int) bool {
+	f := &s.sc.Server[i]
+	if !s.srv.Unordered {
+		return s.lo >= f.After
+	}
+	if f.Answers >= 0 && !s.matched[f.Answers] {
+		return false
+	}
+	return s.keyDone[f.key] >= f.afterKey && s.keyDone[""] >= f.afterGlobal
+}
+
+// dueTime fixes, the first time frame i is ready at the head of its queue, when it
+// may be sent: the recorded gap since what it followed, scaled, plus any delay.
+func (s *session) dueTime(q *queue, i int, now time.Time) time.Time {
+	if !s.due[i].IsZero() {
+		return s.due[i]
+	}
+	f := &s.sc.Server[i]
+	var d time.Duration
+	if s.srv.Speed > 0 {
+		ref := q.lastTime
+		if f.After > 0 {
+			ref = max(ref, s.sc.Client[f.After-1].Time)
+		}
+		if gap := f.Time - ref; gap > 0 {
+			d = time.Duration(float64(gap) / s.srv.Speed)
+		}
+	}
+	if p := s.plans[i]; p != nil {
+		d += p.delay
+	}
+	s.due[i] = now.Add(d)
+	return s.due[i]
+}
+
+// emit writes server frame i, applying its fault plan.
+func (s *session) emit(i int) error {
+	f := &s.sc.Server[i]
+	if f.Dir == wire.Stderr {
+		if s.srv.Stderr != nil {
+			if _, err := s.srv.Stderr.Write(f.Line); err != nil {
+				return fmt.Errorf("replay %s: writing stderr: %w", s.sc.Name, err)
+			}
+		}
+		return nil
+	}
+	p := s.plans[i]
+	if p != nil && p.skip {
+		return nil
+	}
+	if p != nil && p.before >= 0 {
+		if err := s.write(s.render(p.before)); err != nil {
+			return err
+		}
+	}
+	b := s.render(i)
+	if f.Msg.Kind == wire.KindRequest {
+		s.sentReq[f.Msg.ID] = i
+	}
+	if p != nil && p.reorder {
+		s.held = append(s.held, b)
+		return nil
+	}
+	if err := s.write(b); err != nil {
+		return err
+	}
+	if p != nil && p.duplicate {
+		if err := s.write(b); err != nil {
+			return err
+		}
+	}
+	for _, h := range s.held {
+		if err := s.write(h); err != nil {
+			return err
+		}
+	}
+	s.held = s.held[:0]
+	if p != nil && p.eof {
+		s.ended = true
+	}
+	return nil
+}
+
+// write sends one line to the client, after the garbage line if a rule asks for one.
+func (s *session) write(b []byte) error {
+	if !s.wrote {
+		s.wrote = true
+		for _, f := range s.srv.Faults {
+			if f.Kind == FaultGarbage {
+				if _, err := s.out.WriteString(f.Text + "\n"); err != nil {
+					return s.writeErr(err)
+				}
+			}
+		}
+	}
+	if _, err := s.out.Write(b); err != nil {
+		return s.writeErr(err)
+	}
+	return nil
+}
