@@ -1,0 +1,142 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"codexrec/internal/wire"
+)
+
+// Rule names what kind of problem a finding is.
+type Rule string
+
+const (
+	RuleInvalid          Rule = "invalid"           // violates the schema
+	RuleUnknownMethod    Rule = "unknown-method"    // not a method of this version, or sent the wrong way
+	RuleUnpairedResponse Rule = "unpaired-response" // answers an id never requested
+	RuleUndeclaredField  Rule = "undeclared-field"  // on the wire, declared nowhere at that position
+	RuleExperimental     Rule = "experimental"      // experimental method or field without experimentalApi
+)
+
+// Severity is "error" for messages the version's protocol does not allow and "warning"
+// for what it allows but does not describe (a newer Codex, an experimental feature).
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Severity of the rule.
+func (r Rule) Severity() Severity {
+	switch r {
+	case RuleUndeclaredField, RuleExperimental:
+		return SeverityWarning
+	}
+	return SeverityError
+}
+
+// Finding is one problem in one frame.
+type Finding struct {
+	Seq     int64
+	Dir     wire.Direction
+	Method  string // the message's method, or for a response the method it answers
+	Rule    Rule
+	Pointer string // RFC 6901 pointer into the message ("" is the whole message)
+	Reason  string // one line
+}
+
+func (f Finding) String() string {
+	p := f.Pointer
+	if p == "" {
+		p = "/"
+	}
+	m := f.Method
+	if m == "" {
+		m = "-"
+	}
+	return fmt.Sprintf("%d %s %s %s %s: %s", f.Seq, f.Dir, m, f.Rule, p, f.Reason)
+}
+
+var printer = message.NewPrinter(language.English)
+
+// flatten turns a jsonschema validation error into the single most specific problem:
+// the deepest failing location, or, when the alternatives of a oneOf/anyOf all fail
+// equally deep, the oneOf itself (never the whole tree of alternatives).
+func flatten(err error) (pointer, reason string) {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return "", oneLine(err.Error())
+	}
+	leaf := best(ve)
+	pointer = toPointer(leaf.InstanceLocation)
+	switch k := leaf.ErrorKind.(type) {
+	case *kind.Required:
+		if len(k.Missing) > 0 {
+			return pointer + "/" + escapePointer(k.Missing[0]), fmt.Sprintf("missing required field %q", k.Missing[0])
+		}
+	case *kind.OneOf, *kind.AnyOf:
+		return pointer, fmt.Sprintf("matches none of the %d alternatives", len(leaf.Causes))
+	case *kind.Type:
+		return pointer, fmt.Sprintf("wrong type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))
+	case *kind.Format:
+		// The value itself stays out of the reason: it could be a secret.
+		return pointer, fmt.Sprintf("not a valid %s: %v", k.Want, k.Err)
+	case *kind.Pattern:
+		return pointer, fmt.Sprintf("does not match the pattern %s", k.Want)
+	}
+	return pointer, oneLine(leaf.ErrorKind.LocalizedString(printer))
+}
+
+// best descends to the most specific cause; the returned error's depth is the length
+// of its InstanceLocation.
+func best(e *jsonschema.ValidationError) *jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return e
+	}
+	var top *jsonschema.ValidationError
+	depth, ties := -1, 0
+	for _, c := range e.Causes {
+		b := best(c)
+		d := len(b.InstanceLocation)
+		switch {
+		case d > depth:
+			top, depth, ties = b, d, 1
+		case d == depth:
+			ties++
+		}
+	}
+	switch e.ErrorKind.(type) {
+	case *kind.OneOf, *kind.AnyOf:
+		if ties > 1 {
+			return e
+		}
+	}
+	return top
+}
+
+func toPointer(loc []string) string {
+	var b strings.Builder
+	for _, t := range loc {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(t))
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	const max = 200
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return s
+}

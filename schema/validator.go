@@ -1,0 +1,206 @@
+package schema
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/wire"
+)
+
+// Validator checks the frames of one session in order. It keeps the state a session
+// carries: the requests awaiting an answer in each direction, and whether the client
+// asked for the experimental API in initialize. The zero value is not usable; build one
+// with NewValidator. A Validator is not safe for concurrent use (its Set is).
+type Validator struct {
+	set     *Set
+	pairer  wire.Pairer
+	expAPI  bool
+	scratch []string
+}
+
+// NewValidator starts checking a session against s.
+func NewValidator(s *Set) *Validator { return &Validator{set: s} }
+
+// Set is the schema set the validator checks against.
+func (v *Validator) Set() *Set { return v.set }
+
+// ExperimentalAPI reports whether the client's initialize asked for the experimental API.
+func (v *Validator) ExperimentalAPI() bool { return v.expAPI }
+
+// Check validates one frame and returns its findings (nil when it is clean). Frames
+// must come in session order, requests before their responses; stderr frames are
+// ignored. Check classifies and pairs f.Line itself, so f.Msg may be empty.
+func (v *Validator) Check(f *wire.Frame) []Finding {
+	if f.Dir != wire.ClientToServer && f.Dir != wire.ServerToClient {
+		return nil
+	}
+	content := wire.Content(f.Line)
+	msg := wire.Classify(f.Line)
+	v.pairer.Observe(f.Dir, &msg)
+	c := check{v: v, f: f, msg: msg, line: content}
+	c.run()
+	return c.out
+}
+
+// check is the work on one frame.
+type check struct {
+	v    *Validator
+	f    *wire.Frame
+	msg  wire.Message
+	line []byte
+	out  []Finding
+	inst any
+}
+
+func (c *check) add(rule Rule, pointer, reason string) {
+	c.out = append(c.out, Finding{Seq: c.f.Seq, Dir: c.f.Dir, Method: c.msg.Method, Rule: rule,
+		Pointer: pointer, Reason: reason})
+}
+
+func (c *check) run() {
+	s := c.v.set
+	switch c.msg.Kind {
+	case wire.KindRaw, wire.KindUnknown:
+		c.add(RuleInvalid, "", "not a JSON-RPC message ("+c.msg.Reason+")")
+	case wire.KindRequest, wire.KindNotification:
+		m, ok := s.Method(c.f.Dir, c.msg.Kind, c.msg.Method)
+		if !ok {
+			c.unknown()
+			return
+		}
+		if c.f.Dir == wire.ClientToServer && m.Name == "initialize" {
+			c.v.expAPI = gjson.GetBytes(c.line, "params.capabilities.experimentalApi").Bool()
+		}
+		if m.Experimental && !c.v.expAPI && c.f.Dir == wire.ClientToServer {
+			c.add(RuleExperimental, "/method", fmt.Sprintf("%s is experimental and the client did not ask for experimentalApi in initialize", m.Name))
+		}
+		c.validate(c.msg.Kind, &m)
+	case wire.KindResponse, wire.KindError:
+		if c.msg.Unpaired {
+			c.add(RuleUnpairedResponse, "/id", fmt.Sprintf("answers id %s, which was never requested by the %s (or was already answered)", c.msg.ID, peer(c.f.Dir.Opposite())))
+		}
+		if c.msg.Kind == wire.KindError {
+			c.validate(wire.KindError, nil)
+			return
+		}
+		if c.msg.Unpaired {
+			return
+		}
+		m, ok := s.Method(c.f.Dir.Opposite(), wire.KindRequest, c.msg.Method)
+		if !ok || m.Result == "" {
+			return // the request was reported already, or its result type is not derivable
+		}
+		c.validate(wire.KindResponse, &m)
+	}
+}
+
+// unknown reports a method this version does not have as that kind from that side.
+func (c *check) unknown() {
+	s, name, dir := c.v.set, c.msg.Method, c.f.Dir
+	other := wire.KindNotification
+	if c.msg.Kind == wire.KindNotification {
+		other = wire.KindRequest
+	}
+	switch _, asOther := s.Method(dir, other, name); {
+	case asOther && c.msg.Kind == wire.KindRequest:
+		c.add(RuleInvalid, "/id", fmt.Sprintf("%s is a notification but was sent as a request (it has an id)", name))
+	case asOther:
+		c.add(RuleInvalid, "", fmt.Sprintf("%s is a request but was sent as a notification (it has no id)", name))
+	default:
+		_, req := s.Method(dir.Opposite(), wire.KindRequest, name)
+		_, note := s.Method(dir.Opposite(), wire.KindNotification, name)
+		if req || note {
+			c.add(RuleUnknownMethod, "/method", fmt.Sprintf("%s is sent by the %s, not the %s", name, peer(dir.Opposite()), peer(dir)))
+			return
+		}
+		c.add(RuleUnknownMethod, "/method", fmt.Sprintf("codex %s has no %s %s %q", s.versionName(), peer(dir), c.msg.Kind, name))
+	}
+}
+
+// validate checks the message against its route in the set the session may use, and
+// walks it for undeclared members. Without experimentalApi the stable set is the
+// reference; what only the experimental set allows or declares is an experimental
+// finding rather than invalid or undeclared.
+func (c *check) validate(kind wire.Kind, m *Method) {
+	s := c.v.set
+	if c.inst == nil {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.line))
+		if err != nil {
+			c.add(RuleInvalid, "", "not a JSON-RPC message (not-json)")
+			return
+		}
+		c.inst = inst
+	}
+	// The client's messages are held to the stable set unless it opted in. The server
+	// serializes its experimental fields (thread.environments, ...) whether or not the
+	// client opted in, so what it sends is checked against the experimental set, which
+	// contains the stable one.
+	mode := 0
+	if c.v.expAPI || c.f.Dir == wire.ServerToClient || (m != nil && m.Experimental) {
+		mode = 1
+	}
+	r := s.routeFor(mode, kind, m)
+	if r.err != nil {
+		c.add(RuleInvalid, "", "cannot check: "+oneLine(r.err.Error()))
+		return
+	}
+	if err := r.schema.Validate(c.inst); err != nil {
+		ptr, reason := flatten(err)
+		rule := RuleInvalid
+		if mode == 0 {
+			if x := s.routeFor(1, kind, m); x.err == nil && x.schema.Validate(c.inst) == nil {
+				rule, reason = RuleExperimental, reason+" (allowed only with experimentalApi)"
+			}
+		}
+		c.add(rule, ptr, reason)
+	}
+	missing := undeclared(c.inst, r.walk, "", c.v.scratch[:0])
+	if len(missing) > 0 && mode == 0 {
+		var exp map[string]bool
+		if x := s.routeFor(1, kind, m); x.err == nil {
+			exp = map[string]bool{}
+			for _, p := range undeclared(c.inst, x.walk, "", nil) {
+				exp[p] = true
+			}
+		}
+		for _, p := range missing {
+			if exp != nil && !exp[p] && !coveredBy(p, exp) {
+				c.add(RuleExperimental, p, "declared only in the experimental schema; the client did not ask for experimentalApi")
+			} else {
+				c.add(RuleUndeclaredField, p, fmt.Sprintf("not declared by the codex %s schema", s.versionName()))
+			}
+		}
+	} else {
+		for _, p := range missing {
+			c.add(RuleUndeclaredField, p, fmt.Sprintf("not declared by the codex %s schema", s.versionName()))
+		}
+	}
+	c.v.scratch = missing[:0]
+}
+
+// coveredBy reports whether an ancestor of p is undeclared in exp (so p is too).
+func coveredBy(p string, exp map[string]bool) bool {
+	for i := len(p) - 1; i > 0; i-- {
+		if p[i] == '/' && exp[p[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Set) versionName() string {
+	if s.version == "" {
+		return "(schema dir)"
+	}
+	return s.version
+}
+
+func peer(d wire.Direction) string {
+	if d == wire.ClientToServer {
+		return "client"
+	}
+	return "server"
+}
