@@ -1,0 +1,111 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"strings"
+
+	"codexrec/diff"
+)
+
+func init() {
+	register(&command{
+		name:    "diff",
+		args:    "[--json] [--ignore POINTER]... OLD NEW",
+		summary: "compare two recordings after normalising run-varying values (exit 1 when they differ)",
+		flags:   diffFlags,
+		run:     runDiff,
+	})
+}
+
+type diffConfig struct {
+	json   bool
+	color  string
+	ignore multiFlag
+}
+
+func diffFlags(fs *flag.FlagSet) any {
+	c := &diffConfig{}
+	fs.BoolVar(&c.json, "json", false, "write the report as JSON")
+	fs.StringVar(&c.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR), always, never")
+	fs.Var(&c.ignore, "ignore", "also leave out values at JSON `POINTER` (repeatable; * is one segment, ** any: /params/item/durationMs, /**/model)")
+	return c
+}
+
+func runDiff(cfg any, args []string, std stdio) error {
+	c := cfg.(*diffConfig)
+	args = interleavedFlags(args, c)
+	if len(args) != 2 {
+		return usagef("want two recordings, OLD and NEW")
+	}
+	colour, err := wantColour(c.color, std)
+	if err != nil {
+		return err
+	}
+	opts := diff.Options{Ignore: c.ignore}
+	old, err := diff.LoadFile(args[0], opts)
+	if err != nil {
+		return usageOrIO(err)
+	}
+	nw, err := diff.LoadFile(args[1], opts)
+	if err != nil {
+		return usageOrIO(err)
+	}
+	r := diff.Compare(old, nw)
+	if c.json {
+		err = r.WriteJSON(std.out)
+	} else {
+		err = r.WriteText(std.out, colour)
+	}
+	if err != nil {
+		return err
+	}
+	if !r.Same {
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+// interleavedFlags lets --json and --ignore follow the positional arguments, as in
+// `codexrec diff a.jsonl b.jsonl --json` (the flag package stops at the first one).
+func interleavedFlags(args []string, c *diffConfig) []string {
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(pos, args[i+1:]...)
+		}
+		name := ""
+		if strings.HasPrefix(a, "-") {
+			name = strings.TrimPrefix(a[1:], "-")
+		}
+		switch {
+		case name == "json":
+			c.json = true
+		case name == "ignore" && i+1 < len(args):
+			c.ignore = append(c.ignore, args[i+1])
+			i++
+		case strings.HasPrefix(name, "ignore="):
+			c.ignore = append(c.ignore, name[len("ignore="):])
+		default:
+			pos = append(pos, a)
+		}
+	}
+	return pos
+}
+
+// wantColour decides whether the text report is coloured.
+func wantColour(mode string, std stdio) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return isTerminal(std.out) && os.Getenv("NO_COLOR") == "", nil
+	}
+	return false, usagef("--color %q: want auto, always or never", mode)
+}
+
+// usageOrIO keeps errors from reading inputs at exit code 2 with their context.
+func usageOrIO(err error) error { return &exitError{code: exitUsage, err: err} }

@@ -1,0 +1,312 @@
+package diff
+
+import (
+	"sort"
+	"strings"
+
+	"codexrec/internal/wire"
+)
+
+// Report is the outcome of comparing two sessions.
+type Report struct {
+	Old  SessionInfo `json:"old"`
+	New  SessionInfo `json:"new"`
+	Same bool        `json:"same"` // equal after normalisation
+	// Directions summarises each direction (c2s, then s2c).
+	Directions []DirSummary `json:"directions"`
+	// MethodsAdded and MethodsRemoved list the message kinds and methods (requests,
+	// notifications, responses of a method) only one session has.
+	MethodsAdded   []MethodRef `json:"methodsAdded"`
+	MethodsRemoved []MethodRef `json:"methodsRemoved"`
+	// Groups hold the changes, one group per direction, kind and method.
+	Groups []Group `json:"groups"`
+}
+
+// SessionInfo names one side of a diff.
+type SessionInfo struct {
+	Name         string `json:"name"`
+	CodexVersion string `json:"codexVersion,omitempty"`
+	Scenario     string `json:"scenario,omitempty"`
+	Stderr       int    `json:"stderrLines"` // counted, not compared
+}
+
+// DirSummary counts one direction's messages.
+type DirSummary struct {
+	Dir     string `json:"dir"`
+	Old     int    `json:"old"`
+	New     int    `json:"new"`
+	Aligned int    `json:"aligned"`
+	Changed int    `json:"changed"` // aligned pairs that differ
+	Added   int    `json:"added"`   // messages only NEW has
+	Removed int    `json:"removed"` // messages only OLD has
+}
+
+// MethodRef is a message kind and method in one direction.
+type MethodRef struct {
+	Dir    string `json:"dir"`
+	Kind   string `json:"kind"`
+	Method string `json:"method"`
+	Count  int    `json:"count"` // messages of it in the session that has it
+}
+
+// Group is the changes of one direction, kind and method.
+type Group struct {
+	Dir     string   `json:"dir"`
+	Kind    string   `json:"kind"`
+	Method  string   `json:"method"`
+	Changes []Change `json:"changes"`
+}
+
+// Change is one difference, aggregated over every aligned pair where it occurs.
+type Change struct {
+	Change ChangeKind `json:"change"`
+	// Pointer locates the difference in the message (RFC 6901, with array indices
+	// shown as "*" and "#" entering a string that holds JSON); empty for messages.
+	Pointer string `json:"pointer,omitempty"`
+	// Old and New are the first occurrence's values as normalised JSON, shortened.
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
+	// Count is how many times the change occurred; OldSeq and NewSeq are the frame
+	// seqs of its first occurrence (0 when that side has none).
+	Count  int   `json:"count"`
+	OldSeq int64 `json:"oldSeq,omitempty"`
+	NewSeq int64 `json:"newSeq,omitempty"`
+}
+
+// valueMax bounds rendered old and new values.
+const valueMax = 120
+
+var directions = []wire.Direction{wire.ClientToServer, wire.ServerToClient}
+
+// Compare compares two loaded sessions.
+func Compare(old, new *Session) *Report {
+	r := &Report{
+		Old:            info(old),
+		New:            info(new),
+		MethodsAdded:   []MethodRef{},
+		MethodsRemoved: []MethodRef{},
+		Groups:         []Group{},
+	}
+	agg := newAggregator()
+	for _, d := range directions {
+		compareDirection(r, agg, d, old.Messages(d), new.Messages(d))
+	}
+	r.Groups = agg.groups()
+	r.Same = len(r.Groups) == 0
+	return r
+}
+
+func info(s *Session) SessionInfo {
+	return SessionInfo{Name: s.Name, CodexVersion: s.Header.CodexVersion, Scenario: s.Header.Scenario, Stderr: s.Stderr}
+}
+
+func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Message) {
+	dir := d.String()
+	keys := map[string]int32{}
+	intern := func(ms []Message) []int32 {
+		out := make([]int32, len(ms))
+		for i := range ms {
+			k := ms[i].key()
+			id, ok := keys[k]
+			if !ok {
+				id = int32(len(keys))
+				keys[k] = id
+			}
+			out[i] = id
+		}
+		return out
+	}
+	sum := DirSummary{Dir: dir, Old: len(a), New: len(b)}
+	var changes []fieldChange
+	for _, p := range align(intern(a), intern(b)) {
+		switch {
+		case p.old < 0:
+			sum.Added++
+			m := &b[p.new]
+			agg.add(dir, m, Change{Change: MessageAdded, New: render(m.Value, valueMax), NewSeq: m.Seq})
+		case p.new < 0:
+			sum.Removed++
+			m := &a[p.old]
+			agg.add(dir, m, Change{Change: MessageRemoved, Old: render(m.Value, valueMax), OldSeq: m.Seq})
+		default:
+			sum.Aligned++
+			mo, mn := &a[p.old], &b[p.new]
+			changes = compareValues(changes[:0], "", mo.Value, mn.Value)
+			if len(changes) > 0 {
+				sum.Changed++
+			}
+			for _, c := range changes {
+				ch := Change{Change: c.kind, Pointer: c.pointer, OldSeq: mo.Seq, NewSeq: mn.Seq}
+				if c.kind != Added {
+					ch.Old = render(c.old, valueMax)
+				}
+				if c.kind != Removed {
+					ch.New = render(c.new, valueMax)
+				}
+				agg.add(dir, mo, ch)
+			}
+		}
+	}
+	r.Directions = append(r.Directions, sum)
+	methodsOnlyIn(&r.MethodsRemoved, dir, a, b)
+	methodsOnlyIn(&r.MethodsAdded, dir, b, a)
+	compareEnums(agg, dir, a, b)
+}
+
+// methodsOnlyIn appends the kinds and methods of have that other lacks, in order of
+// first appearance.
+func methodsOnlyIn(out *[]MethodRef, dir string, have, other []Message) {
+	seen := map[string]bool{}
+	for i := range other {
+		seen[other[i].key()] = true
+	}
+	idx := map[string]int{}
+	for i := range have {
+		m := &have[i]
+		k := m.key()
+		if seen[k] {
+			continue
+		}
+		if j, ok := idx[k]; ok {
+			(*out)[j].Count++
+			continue
+		}
+		idx[k] = len(*out)
+		*out = append(*out, MethodRef{Dir: dir, Kind: kindName(m), Method: m.Method, Count: 1})
+	}
+}
+
+func kindName(m *Message) string { return m.Kind.String() }
+
+// compareEnums reports enum-like values seen on one side only, for pointers both
+// sides have.
+func compareEnums(agg *aggregator, dir string, a, b []Message) {
+	type loc struct{ key, ptr string }
+	type seen struct {
+		count int
+		seq   int64
+		msg   *Message
+	}
+	collect := func(ms []Message) (map[loc]map[string]*seen, map[loc]bool) {
+		vals := map[loc]map[string]*seen{}
+		ptrs := map[loc]bool{}
+		for i := range ms {
+			m := &ms[i]
+			k := m.key()
+			collectEnums("", m.Value, func(ptr, v string) {
+				l := loc{k, ptr}
+				ptrs[l] = true
+				set := vals[l]
+				if set == nil {
+					set = map[string]*seen{}
+					vals[l] = set
+				}
+				if s := set[v]; s != nil {
+					s.count++
+				} else {
+					set[v] = &seen{1, m.Seq, m}
+				}
+			})
+		}
+		return vals, ptrs
+	}
+	va, pa := collect(a)
+	vb, pb := collect(b)
+	for l, set := range vb {
+		if !pa[l] {
+			continue
+		}
+		for v, s := range set {
+			if _, ok := va[l][v]; !ok {
+				kind := EnumAdded
+				if isItemType(l.ptr) {
+					kind = ItemTypeAdded
+				}
+				agg.add(dir, s.msg, Change{Change: kind, Pointer: l.ptr, New: render(v, valueMax), NewSeq: s.seq, Count: s.count})
+			}
+		}
+	}
+	for l, set := range va {
+		if !pb[l] {
+			continue
+		}
+		for v, s := range set {
+			if _, ok := vb[l][v]; !ok {
+				kind := EnumRemoved
+				if isItemType(l.ptr) {
+					kind = ItemTypeRemoved
+				}
+				agg.add(dir, s.msg, Change{Change: kind, Pointer: l.ptr, Old: render(v, valueMax), OldSeq: s.seq, Count: s.count})
+			}
+		}
+	}
+}
+
+// aggregator merges identical changes (same group, kind and pointer) and counts them.
+type aggregator struct {
+	byGroup map[string]*Group
+	index   map[string]int // group key + change key -> index in the group's Changes
+}
+
+func newAggregator() *aggregator {
+	return &aggregator{byGroup: map[string]*Group{}, index: map[string]int{}}
+}
+
+func (g *aggregator) add(dir string, m *Message, c Change) {
+	gk := dir + " " + m.key()
+	grp := g.byGroup[gk]
+	if grp == nil {
+		grp = &Group{Dir: dir, Kind: kindName(m), Method: m.Method}
+		g.byGroup[gk] = grp
+	}
+	ck := gk + "\x00" + string(c.Change) + "\x00" + c.Pointer
+	if c.Change == EnumAdded || c.Change == EnumRemoved || c.Change == ItemTypeAdded || c.Change == ItemTypeRemoved {
+		ck += "\x00" + c.Old + c.New // each value is its own change
+	}
+	if c.Count == 0 {
+		c.Count = 1
+	}
+	if i, ok := g.index[ck]; ok {
+		grp.Changes[i].Count += c.Count
+		return
+	}
+	g.index[ck] = len(grp.Changes)
+	grp.Changes = append(grp.Changes, c)
+}
+
+// changeOrder puts whole-message changes first, then enum findings, then fields.
+var changeOrder = map[ChangeKind]int{
+	MessageRemoved: 0, MessageAdded: 1,
+	ItemTypeRemoved: 2, ItemTypeAdded: 3, EnumRemoved: 4, EnumAdded: 5,
+	Removed: 6, Added: 7, TypeChanged: 8, ValueChanged: 9,
+}
+
+// groups returns the groups ordered by direction (c2s first), method and kind, their
+// changes by kind, pointer and value, so reports are stable.
+func (g *aggregator) groups() []Group {
+	out := make([]Group, 0, len(g.byGroup))
+	for _, grp := range g.byGroup {
+		sort.SliceStable(grp.Changes, func(i, j int) bool {
+			a, b := grp.Changes[i], grp.Changes[j]
+			if changeOrder[a.Change] != changeOrder[b.Change] {
+				return changeOrder[a.Change] < changeOrder[b.Change]
+			}
+			if a.Pointer != b.Pointer {
+				return a.Pointer < b.Pointer
+			}
+			return a.Old+a.New < b.Old+b.New
+		})
+		out = append(out, *grp)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Dir != b.Dir {
+			return a.Dir < b.Dir // "c2s" < "s2c"
+		}
+		if a.Method != b.Method {
+			return a.Method < b.Method
+		}
+		return strings.Compare(a.Kind, b.Kind) < 0
+	})
+	return out
+}

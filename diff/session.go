@@ -1,0 +1,116 @@
+// Package diff tells what changed between two recordings of app-server sessions, and
+// between two versions of the protocol's JSON Schemas. Recordings are normalised
+// (internal/normalize), aligned per direction by message kind and method, and compared
+// structurally; schema sets are canonicalised and compared type by type, each change
+// classified by how it affects a client. It reports; it does not decide exit codes.
+package diff
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"codexrec/internal/normalize"
+	"codexrec/internal/wire"
+	"codexrec/recorder"
+)
+
+// Options configure a recording diff. The zero value uses the built-in normalisation.
+type Options struct {
+	// Ignore lists extra JSON pointer patterns (wildcards "*" and "**") whose values are
+	// left out of the comparison, e.g. "/params/item/durationMs".
+	Ignore []string
+}
+
+// Message is one normalised JSON-RPC message of a session.
+type Message struct {
+	Seq    int64 // the frame's seq in its recording
+	Kind   wire.Kind
+	Method string
+	// Value is the normalised message (see normalize.Normalizer.Message); for a raw
+	// frame (not a JSON object), the line's text.
+	Value any
+}
+
+// key is what alignment matches on: the kind and the method (or the raw reason).
+func (m *Message) key() string {
+	if m.Kind == wire.KindRaw {
+		return "raw " + m.Method
+	}
+	return m.Kind.String() + " " + m.Method
+}
+
+// Session is a recording loaded for diffing: its messages per direction, normalised
+// in file order with one Normalizer so id symbols are numbered across the session.
+type Session struct {
+	Name   string
+	Header recorder.Header
+	C2S    []Message
+	S2C    []Message
+	// Stderr counts stderr lines; they are logs with timestamps and are not compared.
+	Stderr int
+}
+
+// Messages returns the messages of direction d.
+func (s *Session) Messages(d wire.Direction) []Message {
+	if d == wire.ClientToServer {
+		return s.C2S
+	}
+	return s.S2C
+}
+
+// Load reads and normalises the recording in r; name is used in errors and the report.
+func Load(r io.Reader, name string, opts Options) (*Session, error) {
+	n, err := normalize.New(normalize.Options{Ignore: opts.Ignore})
+	if err != nil {
+		return nil, err
+	}
+	rd, err := recorder.NewReader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Name: name}
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Type != recorder.TypeFrame {
+			continue
+		}
+		if e.Dir == wire.Stderr {
+			s.Stderr++
+			continue
+		}
+		m := Message{Seq: e.Seq, Kind: e.Msg.Kind, Method: e.Msg.Method}
+		if js := e.JSON(); js != nil {
+			m.Value, err = n.Message(js)
+			if err != nil {
+				return nil, fmt.Errorf("recording %s: frame %d: %w", name, e.Seq, err)
+			}
+		} else {
+			m.Method = e.Msg.Reason
+			m.Value = string(wire.Content(e.Line))
+		}
+		if e.Dir == wire.ClientToServer {
+			s.C2S = append(s.C2S, m)
+		} else {
+			s.S2C = append(s.S2C, m)
+		}
+	}
+	s.Header = rd.Header()
+	return s, nil
+}
+
+// LoadFile is Load for the recording at path.
+func LoadFile(path string, opts Options) (*Session, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	defer f.Close()
+	return Load(f, path, opts)
+}
