@@ -32,10 +32,11 @@ type showConfig struct {
 	deltas  bool
 	follow  bool
 	poll    time.Duration
+	fs      *flag.FlagSet
 }
 
 func showFlags(fs *flag.FlagSet) any {
-	c := &showConfig{}
+	c := &showConfig{fs: fs}
 	fs.Var(&c.methods, "method", "show only frames whose method matches `GLOB` ('*' spans '/'; repeatable)")
 	fs.StringVar(&c.thread, "thread", "", "show only frames of the thread whose id starts with `ID`")
 	fs.BoolVar(&c.raw, "raw", false, "print each frame's exact JSON instead of its summary")
@@ -47,6 +48,10 @@ func showFlags(fs *flag.FlagSet) any {
 
 func runShow(cfg any, args []string, std stdio) error {
 	c := cfg.(*showConfig)
+	args, err := parseInterleaved(c.fs, args)
+	if err != nil {
+		return err
+	}
 	if len(args) != 1 {
 		return usagef("want exactly one recording")
 	}
@@ -100,6 +105,27 @@ func showEntries(rd *recorder.Reader, name string, t *view.Text) error {
 		}
 	}
 	return t.Trailer(rd.Trailer())
+}
+
+// parseInterleaved parses flags that follow positional arguments ("show FILE --raw"),
+// which the flag package leaves unparsed; "--" ends flag parsing.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		switch a := args[0]; {
+		case a == "--":
+			return append(pos, args[1:]...), nil
+		case len(a) > 1 && a[0] == '-':
+			if err := fs.Parse(args); err != nil {
+				return nil, &exitError{code: exitUsage} // the flag package said why
+			}
+			args = fs.Args()
+		default:
+			pos = append(pos, a)
+			args = args[1:]
+		}
+	}
+	return pos, nil
 }
 
 // isTerminal reports whether w is a character device (a terminal), the only place

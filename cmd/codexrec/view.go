@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+
+	"codexrec/recorder"
+	"codexrec/view"
+)
+
+func init() {
+	register(&command{
+		name:    "view",
+		args:    "FILE -o report.html",
+		summary: "write a recording as one self-contained HTML page (two-lane timeline, no network)",
+		flags:   viewFlags,
+		run:     runView,
+	})
+}
+
+type viewConfig struct {
+	out   string
+	force bool
+	fs    *flag.FlagSet
+}
+
+func viewFlags(fs *flag.FlagSet) any {
+	c := &viewConfig{fs: fs}
+	fs.StringVar(&c.out, "o", "", "write the page to `FILE` (required; - for stdout)")
+	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
+	return c
+}
+
+func runView(cfg any, args []string, std stdio) error {
+	c := cfg.(*viewConfig)
+	args, err := parseInterleaved(c.fs, args)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("want exactly one recording")
+	}
+	if c.out == "" {
+		return usagef("-o FILE is required")
+	}
+	rec, err := recorder.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	if c.out == "-" {
+		bw := bufio.NewWriter(std.out)
+		if err := view.WriteHTML(bw, rec); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeHTMLFile(c.out, c.force, func(f *os.File) error { return view.WriteHTML(f, rec) })
+}
+
+// writeHTMLFile writes a page to path (0600: it holds recorded content), refusing to
+// overwrite without force, and removes a half-written file on error.
+func writeHTMLFile(path string, force bool, write func(*os.File) error) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !force {
+		flags |= os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err != nil {
+		if os.IsExist(err) {
+			return fmt.Errorf("%s exists (use --force to overwrite)", path)
+		}
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}

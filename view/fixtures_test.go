@@ -1,0 +1,57 @@
+package view_test
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"codexrec/recorder"
+)
+
+// fixtureDir holds the capture helper's committed recordings of the real binaries:
+// fixtures/hermetic/<version>/<scenario>.jsonl.
+var fixtureDir = filepath.Join("..", "fixtures", "hermetic")
+
+// fixtures lists the committed recordings, version/scenario.jsonl, in order. With none
+// committed the test is skipped, or fails under CODEXREC_REQUIRE_CODEX=1.
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(fixtureDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(p) == ".jsonl" {
+			rel, _ := filepath.Rel(fixtureDir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	if len(out) == 0 {
+		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
+			t.Fatalf("no recordings under %s", fixtureDir)
+		}
+		t.Skipf("no recordings under %s yet", fixtureDir)
+	}
+	return out
+}
+
+// fixture reads one committed recording, e.g. fixture(t, "0.171.0/approvals.jsonl").
+func fixture(t *testing.T, rel string) *recorder.Recording {
+	t.Helper()
+	if dev := os.Getenv("VIEW_DEV_RECORDING"); dev != "" {
+		rel = dev
+	} else {
+		rel = filepath.Join(fixtureDir, rel)
+	}
+	if _, err := os.Stat(rel); err != nil {
+		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	rec, err := recorder.ReadFile(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}

@@ -1,0 +1,209 @@
+package view
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"codexrec/internal/wire"
+	"codexrec/recorder"
+)
+
+//go:embed assets/page.css
+var pageCSS string
+
+//go:embed assets/page.js
+var pageJS string
+
+// pageData is what the page's script reads from its JSON data block.
+type pageData struct {
+	Mode     string            `json:"mode"` // "recording" or "diff"
+	Title    string            `json:"title"`
+	Sessions []sessionData     `json:"sessions"`
+	Info     map[string]string `json:"info,omitempty"`
+}
+
+// sessionData is one recording: its frames in file order and the blocks (runs of
+// frames under one thread/turn heading) they fall into.
+type sessionData struct {
+	Name    string          `json:"name"`
+	Header  recorder.Header `json:"header"`
+	Trailer *recorder.Trailer `json:"trailer"`
+	Blocks  []blockData     `json:"blocks"`
+	Frames  []frameData     `json:"frames"`
+}
+
+type blockData struct {
+	Segment int    `json:"seg"`
+	Thread  string `json:"thread,omitempty"`
+	Turn    string `json:"turn,omitempty"`
+}
+
+// frameData uses short keys: a 10 MB recording has tens of thousands of frames.
+type frameData struct {
+	Seq      int64      `json:"s"`
+	T        float64    `json:"t"`          // seconds since start
+	Dir      string     `json:"d"`          // c2s, s2c, stderr, or "" for an event line
+	Kind     string     `json:"k,omitempty"`
+	Method   string     `json:"m,omitempty"`
+	ID       string     `json:"i,omitempty"`
+	Block    int        `json:"b"`
+	Summary  string     `json:"u,omitempty"`
+	Pair     int64      `json:"p,omitempty"` // seq of the joined request/response
+	Latency  float64    `json:"l,omitempty"` // seconds
+	Unpaired bool       `json:"x,omitempty"`
+	Run      int        `json:"r,omitempty"`  // deltas in the run this frame starts (when > 1)
+	InRun    bool       `json:"ir,omitempty"` // a delta continuing a run
+	RunText  string     `json:"rt,omitempty"` // the run's joined text
+	Notes    []noteData `json:"n,omitempty"`
+	JSON     string     `json:"j,omitempty"` // the frame's exact bytes
+}
+
+type noteData struct {
+	Type     string `json:"type"`
+	Rule     string `json:"rule,omitempty"`
+	Severity string `json:"severity,omitempty"`
+	Pointer  string `json:"pointer"`
+	Reason   string `json:"reason,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// WriteHTML writes rec as one self-contained HTML page: no network access, no external
+// script, style or font. Every piece of recorded content reaches the page as JSON
+// data and is put into the document as text, never as markup.
+func WriteHTML(w io.Writer, rec *recorder.Recording) error {
+	s := buildSession(rec)
+	title := "codexrec " + rec.Name
+	return writePage(w, pageData{Mode: "recording", Title: title, Sessions: []sessionData{s}})
+}
+
+func buildSession(rec *recorder.Recording) sessionData {
+	s := sessionData{Name: rec.Name, Header: rec.Header, Trailer: rec.Trailer}
+	var b Builder
+	var rows []*Row
+	index := map[int64]int{} // seq -> index in s.Frames
+	var cur blockData
+	block := -1
+	newBlock := func(k blockData) {
+		s.Blocks = append(s.Blocks, k)
+		cur, block = k, len(s.Blocks)-1
+	}
+	segment := 1
+	newBlock(blockData{Segment: 1})
+	for i := range rec.Entries {
+		e := &rec.Entries[i]
+		switch e.Type {
+		case recorder.TypeFrame:
+			r := b.Frame(e)
+			if r.Thread != "" {
+				if k := (blockData{Segment: r.Segment, Thread: r.Thread, Turn: r.Turn}); k != cur {
+					newBlock(k)
+				}
+			}
+			rows = append(rows, r)
+			index[r.Seq] = len(s.Frames)
+			s.Frames = append(s.Frames, frameOf(r, block))
+		case recorder.TypeFinding, recorder.TypeRedaction:
+			if j, ok := index[e.Seq]; ok {
+				n := NoteOf(e)
+				s.Frames[j].Notes = append(s.Frames[j].Notes, noteData{Type: string(n.Type), Rule: n.Rule,
+					Severity: n.Severity, Pointer: n.Pointer, Reason: n.Reason, Detail: n.Detail})
+			}
+		case recorder.TypeSegment:
+			segment = e.Segment
+			b.Segment(e.Segment)
+			newBlock(blockData{Segment: segment})
+			s.Frames = append(s.Frames, frameData{T: e.Time.Seconds(), Block: block,
+				Summary: fmt.Sprintf("server process %d started: %s", e.Segment, strings.Join(e.Command, " "))})
+			rows = append(rows, nil)
+		case recorder.TypeExit:
+			sum := fmt.Sprintf("server process %d exited: code %d", max(e.Segment, 1), e.ExitCode)
+			if e.Signal != "" {
+				sum += ", signal " + e.Signal
+			}
+			s.Frames = append(s.Frames, frameData{T: e.Time.Seconds(), Block: block, Summary: sum})
+			rows = append(rows, nil)
+		}
+	}
+	// Pairs are known only once the answer arrived; copy them now.
+	for i, r := range rows {
+		if r != nil {
+			s.Frames[i].Pair, s.Frames[i].Latency = r.Pair, r.Latency.Seconds()
+		}
+	}
+	markRuns(s.Frames, rows)
+	return s
+}
+
+func frameOf(r *Row, block int) frameData {
+	f := frameData{Seq: r.Seq, T: r.Time.Seconds(), Dir: r.Dir.String(), Method: r.Method,
+		ID: string(r.ID), Block: block, Summary: r.Summary, Unpaired: r.Unpaired,
+		JSON: string(wire.Content(r.Line))}
+	if r.Dir != wire.Stderr {
+		f.Kind = r.Kind.String()
+	}
+	return f
+}
+
+// markRuns marks runs of consecutive agent text deltas of one item, so the page can
+// show each run as one line holding the joined text.
+func markRuns(fs []frameData, rows []*Row) {
+	for i := 0; i < len(rows); {
+		r := rows[i]
+		if r == nil || !r.Delta {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rows) && rows[j] != nil && rows[j].Delta && rows[j].Item == r.Item && rows[j].Dir == r.Dir {
+			j++
+		}
+		if j-i > 1 {
+			fs[i].Run = j - i
+			fs[i].RunText = rows[j-1].Text
+			for k := i + 1; k < j; k++ {
+				fs[k].InRun = true
+			}
+		}
+		i = j
+	}
+}
+
+// writePage writes the page around data. The data block is JSON as encoding/json
+// writes it, which escapes <, > and & (\u003c...), so no recorded text can close the
+// script element; a Content-Security-Policy allows only the page's own script (by
+// hash) and no network access at all.
+func writePage(w io.Writer, data pageData) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(true)
+	if err := enc.Encode(data); err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	sum := sha256.Sum256([]byte(pageJS))
+	csp := "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" +
+		base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	var out bytes.Buffer
+	out.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+	out.WriteString(`<meta http-equiv="Content-Security-Policy" content="` + csp + "\">\n")
+	out.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
+	out.WriteString("<title>" + html.EscapeString(data.Title) + "</title>\n<style>")
+	out.WriteString(pageCSS)
+	out.WriteString("</style></head>\n<body>\n<noscript>This page needs JavaScript to show the recording.</noscript>\n")
+	out.WriteString(`<script id="codexrec-data" type="application/json">`)
+	out.Write(bytes.TrimRight(buf.Bytes(), "\n"))
+	out.WriteString("</script>\n<script>")
+	out.WriteString(pageJS)
+	out.WriteString("</script>\n</body></html>\n")
+	_, err := w.Write(out.Bytes())
+	if err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	return nil
+}
