@@ -32,11 +32,11 @@ type pageData struct {
 // sessionData is one recording: its frames in file order and the blocks (runs of
 // frames under one thread/turn heading) they fall into.
 type sessionData struct {
-	Name    string          `json:"name"`
-	Header  recorder.Header `json:"header"`
+	Name    string            `json:"name"`
+	Header  recorder.Header   `json:"header"`
 	Trailer *recorder.Trailer `json:"trailer"`
-	Blocks  []blockData     `json:"blocks"`
-	Frames  []frameData     `json:"frames"`
+	Blocks  []blockData       `json:"blocks"`
+	Frames  []frameData       `json:"frames"`
 }
 
 type blockData struct {
@@ -48,8 +48,8 @@ type blockData struct {
 // frameData uses short keys: a 10 MB recording has tens of thousands of frames.
 type frameData struct {
 	Seq      int64      `json:"s"`
-	T        float64    `json:"t"`          // seconds since start
-	Dir      string     `json:"d"`          // c2s, s2c, stderr, or "" for an event line
+	T        float64    `json:"t"` // seconds since start
+	Dir      string     `json:"d"` // c2s, s2c, stderr, or "" for an event line
 	Kind     string     `json:"k,omitempty"`
 	Method   string     `json:"m,omitempty"`
 	ID       string     `json:"i,omitempty"`
