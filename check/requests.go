@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -55,14 +56,16 @@ func (r *requests) init() {
 func (s *state) request(e *recorder.Entry, msg []byte) {
 	i := dirIndex(e.Dir)
 	params := gjson.GetBytes(msg, "params")
-	p := &pendingRequest{seq: e.Seq, t: e.Time, method: e.Msg.Method,
-		thread: params.Get("threadId").Str, turn: params.Get("turnId").Str}
+	// Strings read from a frame share its bytes; what outlives the frame is cloned so
+	// the frame can be freed.
+	p := &pendingRequest{seq: e.Seq, t: e.Time, method: intern(e.Msg.Method),
+		thread: strings.Clone(params.Get("threadId").Str), turn: strings.Clone(params.Get("turnId").Str)}
 	if old, dup := s.req.pending[i][e.Msg.ID]; dup {
 		s.report(Finding{Rule: RuleDuplicateID, Seqs: []int64{e.Seq, old.seq}, Dir: e.Dir.String(),
 			Method: e.Msg.Method, ID: string(e.Msg.ID), Thread: p.thread,
 			Message: fmt.Sprintf("%s request id %s reuses the id of %s (frame %d), still unanswered", e.Msg.Method, e.Msg.ID, old.method, old.seq)})
 	}
-	s.req.pending[i][e.Msg.ID] = p
+	s.req.pending[i][wire.ID(strings.Clone(string(e.Msg.ID)))] = p
 	if e.Dir == wire.ServerToClient {
 		s.serverRequest(e, p)
 	}
@@ -78,7 +81,7 @@ func (s *state) response(e *recorder.Entry, msg []byte) {
 	case ok:
 		delete(s.req.pending[i], id)
 		method = req.method
-		s.req.remember(i, answered{id: id, seq: e.Seq, method: method})
+		s.req.remember(i, answered{id: wire.ID(strings.Clone(string(id))), seq: e.Seq, method: method})
 		f = Finding{Seqs: []int64{e.Seq, req.seq}, Thread: req.thread, Turn: req.turn}
 		if e.Dir == wire.ServerToClient {
 			s.clientRequestAnswered(e, req, msg)
@@ -155,6 +158,20 @@ func (r *requests) end(s *state, at time.Duration, why string) {
 		r.pending[i] = make(map[wire.ID]*pendingRequest)
 		r.answered[i], r.next[i] = r.answered[i][:0], 0
 	}
+}
+
+// interned holds method names, so remembering a method costs no copy per frame.
+var interned sync.Map
+
+func intern(s string) string {
+	if v, ok := interned.Load(s); ok {
+		return v.(string)
+	}
+	if len(s) > 200 {
+		return strings.Clone(s) // not a method name worth keeping
+	}
+	v, _ := interned.LoadOrStore(strings.Clone(s), strings.Clone(s))
+	return v.(string)
 }
 
 // oneLine shortens s to at most n bytes on one line, for messages quoted in findings.

@@ -111,7 +111,7 @@ func (s *state) clientRequestAnswered(e *recorder.Entry, req *pendingRequest, ms
 	switch req.method {
 	case "thread/start", "thread/resume", "thread/fork":
 		if id := gjson.GetBytes(msg, "result.thread.id").Str; id != "" {
-			s.threads.known[id] = e.Seq
+			s.threads.known[strings.Clone(id)] = e.Seq
 			delete(s.threads.doubt, id)
 		}
 		s.flushDoubt()
@@ -137,7 +137,7 @@ func (s *state) openTurn(id, thread string) *turn {
 	if tr := s.threads.open[id]; tr != nil {
 		return tr
 	}
-	tr := &turn{id: id, thread: thread, items: map[string]*item{}}
+	tr := &turn{id: strings.Clone(id), thread: strings.Clone(thread), items: map[string]*item{}}
 	s.threads.open[id] = tr
 	s.res.Turns++
 	return tr
@@ -184,11 +184,11 @@ func (s *state) checkThread(e *recorder.Entry, id string) {
 		case p.method == "thread/resume" && p.thread == id:
 			return // notifications of a thread being resumed may precede the response
 		case p.method == "thread/start" || p.method == "thread/fork":
-			s.threads.doubt[id] = []int64{e.Seq}
+			s.threads.doubt[strings.Clone(id)] = []int64{e.Seq}
 			return
 		}
 	}
-	s.threads.known[id] = e.Seq // report each stranger once
+	s.threads.known[strings.Clone(id)] = e.Seq // report each stranger once
 	s.unknownThread(id, []int64{e.Seq})
 }
 
@@ -198,7 +198,7 @@ func (s *state) notification(e *recorder.Entry, msg []byte) {
 	if m == "thread/started" {
 		if id := p.thread; id == "" {
 			if id = gjson.GetBytes(msg, "params.thread.id").Str; id != "" {
-				s.threads.known[id] = e.Seq
+				s.threads.known[strings.Clone(id)] = e.Seq
 				delete(s.threads.doubt, id)
 			}
 		}
@@ -310,7 +310,8 @@ func (s *state) turnEvent(e *recorder.Entry, p params) {
 				Message: fmt.Sprintf("%s item %s (frame %d)", it.kind, what, first)})
 			return
 		}
-		tr.items[id] = &item{kind: p.item.Get("type").Str, started: e.Seq}
+		id = strings.Clone(id)
+		tr.items[id] = &item{kind: intern(p.item.Get("type").Str), started: e.Seq}
 		tr.itemOrder = append(tr.itemOrder, id)
 	case "item/completed":
 		id := p.item.Get("id").Str
@@ -319,7 +320,7 @@ func (s *state) turnEvent(e *recorder.Entry, p params) {
 		case it == nil:
 			s.report(Finding{Rule: RuleItemOrder, Seqs: []int64{e.Seq}, Thread: tr.thread, Turn: tr.id, Item: id,
 				Message: fmt.Sprintf("%s item completed but never started", p.item.Get("type").Str)})
-			tr.items[id] = &item{kind: p.item.Get("type").Str, completed: e.Seq}
+			tr.items[strings.Clone(id)] = &item{kind: intern(p.item.Get("type").Str), completed: e.Seq}
 		case it.completed != 0:
 			s.report(Finding{Rule: RuleItemOrder, Seqs: []int64{e.Seq, it.completed}, Thread: tr.thread, Turn: tr.id, Item: id,
 				Message: fmt.Sprintf("%s item completed twice (first at frame %d)", it.kind, it.completed)})
@@ -335,7 +336,7 @@ func (s *state) turnEvent(e *recorder.Entry, p params) {
 		case it == nil:
 			s.report(Finding{Rule: RuleDeltaWithoutItem, Seqs: []int64{e.Seq}, Method: m, Thread: tr.thread, Turn: tr.id, Item: p.itemID,
 				Message: fmt.Sprintf("%s for item %s, which was never started", m, p.itemID)})
-			tr.items[p.itemID] = &item{} // report each stranger once
+			tr.items[strings.Clone(p.itemID)] = &item{} // report each stranger once
 		case it.completed != 0:
 			s.report(Finding{Rule: RuleItemOrder, Seqs: []int64{e.Seq, it.completed}, Method: m, Thread: tr.thread, Turn: tr.id, Item: p.itemID,
 				Message: fmt.Sprintf("%s after the item's item/completed (frame %d)", m, it.completed)})
@@ -356,11 +357,11 @@ func (s *state) serverRequest(e *recorder.Entry, p *pendingRequest) {
 		return // not about a thread (a token refresh): nothing to resolve
 	}
 	s.checkThread(e, p.thread)
-	id := string(e.Msg.ID)
+	id := strings.Clone(string(e.Msg.ID))
 	if _, dup := s.threads.srv[id]; !dup {
 		s.threads.srvSeqs = append(s.threads.srvSeqs, id)
 	}
-	s.threads.srv[id] = &serverReq{seq: e.Seq, method: e.Msg.Method, thread: p.thread, turn: p.turn}
+	s.threads.srv[id] = &serverReq{seq: e.Seq, method: p.method, thread: p.thread, turn: p.turn}
 }
 
 func (s *state) resolved(id string) {
