@@ -195,12 +195,23 @@ func idSpan(line []byte) (start, end int, ok bool) {
 // none of their own.
 func (sc *Script) indexKeys() {
 	sc.keysOnce.Do(func() {
+		// A request that names no thread but is answered with one (thread/start)
+		// belongs to the thread it creates.
+		answeredBy := map[int]int{}
+		for i := range sc.Server {
+			if sf := &sc.Server[i]; sf.Answers >= 0 {
+				answeredBy[sf.Answers] = i
+			}
+		}
 		perKey := map[string]int{}
 		for i := range sc.Client {
 			cf := &sc.Client[i]
 			cf.key = threadKey(cf.Line)
 			if cf.key == "" && cf.Answers >= 0 {
 				cf.key = threadKey(sc.Server[cf.Answers].Line)
+			}
+			if r, ok := answeredBy[i]; ok && cf.key == "" {
+				cf.key = threadKey(sc.Server[r].Line)
 			}
 			cf.keyPos, cf.globalPos = perKey[cf.key], perKey[""]
 			perKey[cf.key]++
