@@ -212,7 +212,9 @@ func (w *Writer) Close(t Trailer) error {
 	if w.closed {
 		return nil
 	}
-	t.Duration = w.Since().Seconds()
+	if t.Duration == 0 { // a copy (codexrec sanitize) keeps the source's duration
+		t.Duration = w.Since().Seconds()
+	}
 	t.Frames = w.frames
 	t.Findings = w.findings
 	if w.segments > 0 {

@@ -30,7 +30,7 @@ func TestRecordRealCodex(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "session.jsonl")
 			teeFile := filepath.Join(dir, "server-stdout")
-			args := append([]string{"record", "-o", out, "--", "bash", "-c", `"$@" | tee "$TEE_FILE"`, "bash", bin},
+			args := append([]string{"record", "--no-sanitize", "-o", out, "--", "bash", "-c", `"$@" | tee "$TEE_FILE"`, "bash", bin},
 				codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)
 			cmd := exec.Command(codexrecBin, args...)
 			cmd.Dir = dir
