@@ -25,6 +25,10 @@ test: codex lint
 demo: build codex
 	@scripts/demo.sh
 
+# Capture every shipped scenario with every pinned codex into fixtures/hermetic.
+fixtures: build codex
+	@scripts/capture-fixtures.sh
+
 bench: build
 	@scripts/bench.sh
 

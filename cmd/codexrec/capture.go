@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"codexrec/fixtures"
+	"codexrec/internal/codexbin"
+	"codexrec/internal/wire"
+	"codexrec/proxy"
+	"codexrec/recorder"
+	"codexrec/sanitize"
+)
+
+func init() {
+	register(&command{
+		name:    "capture",
+		args:    "--scenario NAME|FILE [--codex PATH | --codex-version V] -o FILE",
+		summary: "record a real codex app-server driven by a scripted client against a local fake model",
+		flags:   captureFlags,
+		run:     runCapture,
+	})
+}
+
+// captureSalt keys sanitize placeholders in captures unless --salt is given, so two
+// captures of a scenario get the same placeholders. Captures carry no real secrets:
+// the only key is the fake model's, which never reaches the wire.
+const captureSalt = "codexrec-capture"
+
+type captureConfig struct {
+	scenario     string
+	codex        string
+	codexVersion string
+	out          string
+	force        bool
+	keepFailed   bool
+	verbose      bool
+	list         bool
+	timeout      time.Duration
+	exts         []recordExtension
+}
+
+func captureFlags(fs *flag.FlagSet) any {
+	c := &captureConfig{}
+	fs.StringVar(&c.scenario, "scenario", "", "shipped scenario `NAME` ("+strings.Join(fixtures.Names(), ", ")+") or a scenario FILE")
+	fs.StringVar(&c.codex, "codex", "", "the codex binary to run (default: the pinned one for --codex-version)")
+	fs.StringVar(&c.codexVersion, "codex-version", codexbin.Newest, "pinned codex `VERSION` to run, installed by scripts/install-codex.sh")
+	fs.StringVar(&c.out, "o", "", "write the recording to `FILE` (required)")
+	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
+	fs.BoolVar(&c.keepFailed, "keep-failed", false, "publish the recording even when the scenario failed (its trailer says why)")
+	fs.BoolVar(&c.verbose, "v", false, "copy codex's stderr to stderr")
+	fs.BoolVar(&c.list, "list", false, "list the shipped scenarios and exit")
+	fs.DurationVar(&c.timeout, "timeout", fixtures.DefaultTimeout, "how long to wait for each step (a response, a notification, an exit)")
+	for _, e := range recordExtensions {
+		c.exts = append(c.exts, e.new(fs))
+	}
+	return c
+}
+
+func runCapture(cfg any, args []string, std stdio) error {
+	c := cfg.(*captureConfig)
+	if c.list {
+		for _, n := range fixtures.Names() {
+			s, _ := fixtures.Shipped(n)
+			fmt.Fprintf(std.out, "%-18s %s\n", n, s.Description)
+		}
+		return nil
+	}
+	if len(args) > 0 {
+		return usagef("unexpected arguments %q", args)
+	}
+	if c.scenario == "" {
+		return usagef("--scenario is required (shipped: %s)", strings.Join(fixtures.Names(), ", "))
+	}
+	if c.out == "" {
+		return usagef("-o FILE is required")
+	}
+	sc, err := fixtures.Load(c.scenario)
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	bin := c.codex
+	if bin == "" {
+		if bin, err = codexbin.Find(c.codexVersion); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+	if !c.force {
+		if _, err := os.Lstat(c.out); err == nil {
+			return &exitError{exitUsage, fmt.Errorf("%s: %w", c.out, recorder.ErrExists)}
+		}
+	}
+	var mcp []string
+	if sc.MCP {
+		self, err := os.Executable()
+		if err != nil {
+			return &exitError{exitUsage, fmt.Errorf("finding codexrec for the fixture MCP server: %w", err)}
+		}
+		mcp = []string{self, "mcp-fixture"}
+	}
+
+	// The hooks run once the recording exists (Run calls them, Start does not).
+	var (
+		w            *recorder.Writer
+		tap          *recordTap
+		cmdSanitizer *sanitize.Sanitizer
+	)
+	fcfg := fixtures.Config{Scenario: sc, Codex: bin, MCPCommand: mcp, Timeout: c.timeout,
+		Tap:  func(f *wire.Frame) error { return tap.frame(f) },
+		Idle: func() error { return w.Flush() },
+		Segment: func(n int, argv []string) error {
+			if cmdSanitizer != nil {
+				argv = cmdSanitizer.Strings(argv)
+			}
+			return w.WriteEntry(recorder.Entry{Type: recorder.TypeSegment, Time: w.Since(), Segment: n, Command: argv})
+		},
+		Exit: func(n int, r proxy.Result) error {
+			return w.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: w.Since(), Segment: n, ExitCode: r.ExitCode, Signal: r.KilledBy})
+		},
+	}
+	if c.verbose {
+		fcfg.Stderr = std.err
+	}
+	sess, err := fixtures.Start(fcfg)
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	defer sess.Close()
+
+	for _, e := range c.exts {
+		if se, ok := e.(*sanitizeExtension); ok {
+			if err := captureSanitizer(se, sess); err != nil {
+				return &exitError{exitUsage, err}
+			}
+			if !se.off {
+				cmdSanitizer = se.z
+			}
+		}
+	}
+	h := recorder.Header{Codexrec: Version, Command: sess.PortableCommand(), Scenario: sc.Name, Notes: sc.Notes}
+	for _, e := range c.exts {
+		if err := e.Setup(&h); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+	if w, err = recorder.Create(c.out, h, recorder.Options{Force: c.force}); err != nil {
+		return &exitError{exitUsage, err}
+	}
+	for _, e := range c.exts {
+		e.Attach(w)
+	}
+	tap = &recordTap{w: w, exts: c.exts}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	res, runErr := sess.Run(ctx)
+
+	t := recorder.Trailer{Ended: recorder.EndClientEOF}
+	if n := len(res.Exits); n > 0 {
+		last := res.Exits[n-1]
+		t.ExitCode, t.Signal = last.ExitCode, last.KilledBy
+		if !last.ClientEOF {
+			t.Ended = recorder.EndChildExit
+		}
+	}
+	if runErr != nil {
+		t.Ended, t.Error = recorder.EndError, runErr.Error()
+	}
+	var extErr error
+	for _, e := range c.exts {
+		if err := e.Finish(w, std.err); err != nil && extErr == nil {
+			extErr = err
+		}
+	}
+	if runErr != nil && !c.keepFailed {
+		w.Abort()
+		return &exitError{exitUsage, fmt.Errorf("%w\n(no recording written; --keep-failed publishes it anyway)", runErr)}
+	}
+	if err := w.Close(t); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee
+		}
+		return &exitError{exitUsage, err}
+	}
+	if runErr != nil {
+		return &exitError{exitUsage, fmt.Errorf("%w\n(recording %s kept: --keep-failed)", runErr, c.out)}
+	}
+	fmt.Fprintf(std.err, "codexrec capture: %s with codex %s: %d turn(s), %d segment(s), %d model request(s), %.2fs -> %s\n",
+		sc.Name, orDash(codexVersionOf(bin, c)), len(res.Turns), res.Segments, res.ModelRequests, res.Duration.Seconds(), c.out)
+	return extErr
+}
+
+// captureSanitizer configures record's sanitizing stage for a capture: the session's
+// temporary CODEX_HOME and workspace map to placeholders (in front of the default
+// maps), and placeholders are keyed with a fixed salt unless --salt says otherwise.
+func captureSanitizer(se *sanitizeExtension, sess *fixtures.Session) error {
+	opts, names, err := se.flags.options("")
+	if err != nil {
+		return err
+	}
+	if opts.Salt == "" {
+		opts.Salt = captureSalt
+	}
+	getenv := func(k string) string {
+		if k == "CODEX_HOME" {
+			return sess.Home
+		}
+		return os.Getenv(k)
+	}
+	maps := sanitize.DefaultMaps(sess.Workspace, getenv)
+	for _, m := range opts.Maps {
+		maps = sanitize.WithPathMap(maps, m.From, m.To)
+	}
+	opts.Maps = maps
+	z, err := sanitize.New(opts)
+	if err != nil {
+		return err
+	}
+	se.z, se.info = z, sanitizeInfo(z, names)
+	return nil
+}
+
+// codexVersionOf names the version captured, for the closing line.
+func codexVersionOf(bin string, c *captureConfig) string {
+	if c.codex != "" {
+		return "at " + bin
+	}
+	return c.codexVersion
+}
