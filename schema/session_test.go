@@ -21,7 +21,7 @@ import (
 // session drives a real codex app-server over its stdio and keeps every line that
 // crossed, in order, as the proxy would have tapped them.
 type session struct {
-	t      *testing.T
+	t      testing.TB
 	stdin  io.WriteCloser
 	cmd    *exec.Cmd
 	mu     sync.Mutex
@@ -77,7 +77,7 @@ func (s *session) await(pred func(string) bool, answer func(string) string) stri
 // fakeModel answers POST /v1/responses with a scripted SSE stream: first a shell tool
 // call that needs approval, then a short message. (Fake: the real model is not
 // reachable in tests; the app-server itself is real.)
-func fakeModel(t *testing.T) string {
+func fakeModel(t testing.TB) string {
 	var mu sync.Mutex
 	calls := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -108,7 +108,7 @@ func fakeModel(t *testing.T) string {
 
 // realSession runs a whole session with the real codex of version: handshake, a
 // thread, a turn with an approved shell command and a streamed reply, some reads.
-func realSession(t *testing.T, version string, experimentalAPI bool) []wire.Frame {
+func realSession(t testing.TB, version string, experimentalAPI bool) []wire.Frame {
 	t.Helper()
 	bin := codextest.Binary(t, version)
 	env, _ := codextest.Env(t)

@@ -1,0 +1,108 @@
+package schema_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"codexrec/internal/codexbin"
+	"codexrec/internal/wire"
+	"codexrec/schema"
+)
+
+var benchFrames []wire.Frame
+
+// benchSession is one real session of the newest codex, made once per run.
+func benchSession(b *testing.B) []wire.Frame {
+	b.Helper()
+	if benchFrames == nil {
+		benchFrames = realSession(b, codexbin.Newest, false)
+	}
+	return benchFrames
+}
+
+func only(frames []wire.Frame, method string) []wire.Frame {
+	var out []wire.Frame
+	for _, f := range frames {
+		if wire.Classify(f.Line).Method == method {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkLoop validates frames b.N times over with one warm validator and reports
+// messages per second.
+func checkLoop(b *testing.B, frames []wire.Frame) {
+	set, err := schema.Load(codexbin.Newest)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := schema.NewValidator(set)
+	for i := range frames { // warm: compile every route once
+		v.Check(&frames[i])
+	}
+	var size int64
+	for _, f := range frames {
+		size += int64(len(f.Line))
+	}
+	b.SetBytes(size / int64(len(frames)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := &frames[i%len(frames)]
+		v.Check(f)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msg/s")
+}
+
+// BenchmarkCheck: messages per second, single goroutine, on the real traffic mix of a
+// session and on its small notifications alone; Classify and decode are baselines of
+// the per-frame work the proxy and a JSON decoder do anyway.
+func BenchmarkCheck(b *testing.B) {
+	frames := benchSession(b)
+	deltas := only(frames, "item/agentMessage/delta")
+	if len(deltas) == 0 {
+		b.Fatal("session has no deltas")
+	}
+	b.Run("mix", func(b *testing.B) { checkLoop(b, frames) })
+	b.Run("deltas", func(b *testing.B) { checkLoop(b, deltas) })
+	b.Run("baseline-classify-mix", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			wire.Classify(frames[i%len(frames)].Line)
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msg/s")
+	})
+	b.Run("baseline-decode-mix", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			jsonschema.UnmarshalJSON(bytes.NewReader(frames[i%len(frames)].Line))
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msg/s")
+	})
+}
+
+// BenchmarkLoad is the one-time cost of a version: opening its sets and deriving the
+// method table (Load), and Load plus checking a whole first session, which compiles
+// every route that session needs (cold).
+func BenchmarkLoad(b *testing.B) {
+	b.Run("load", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := schema.Load(codexbin.Newest); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	frames := benchSession(b)
+	b.Run("load+first-session", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			set, err := schema.Load(codexbin.Newest)
+			if err != nil {
+				b.Fatal(err)
+			}
+			v := schema.NewValidator(set)
+			for j := range frames {
+				v.Check(&frames[j])
+			}
+		}
+	})
+}
