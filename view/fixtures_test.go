@@ -55,3 +55,12 @@ func fixture(t *testing.T, rel string) *recorder.Recording {
 	}
 	return rec
 }
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

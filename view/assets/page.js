@@ -168,7 +168,9 @@
         b.appendChild(a);
       } else if (f.x) b.appendChild(el('span', 'badge finding', 'unpaired'));
       (f.n || []).forEach(function (n) {
-        b.appendChild(el('span', 'badge ' + n.type, n.type === 'finding' ? '⚑ ' + n.rule : '✂ ' + n.rule));
+        var badge = el('span', 'badge ' + n.type, n.type === 'finding' ? '⚑ ' + n.rule : '✂ ' + n.rule);
+        badge.title = (n.pointer || '(whole message)') + (n.reason ? ': ' + n.reason : '') + (n.detail ? ' → ' + n.detail : '');
+        b.appendChild(badge);
         row.classList.add('has-' + n.type);
       });
     }

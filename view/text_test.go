@@ -1,0 +1,105 @@
+package view_test
+
+import (
+	"strings"
+	"testing"
+
+	"codexrec/view"
+)
+
+func TestMatchMethod(t *testing.T) {
+	for _, tc := range []struct {
+		glob, method string
+		want         bool
+	}{
+		{"initialize", "initialize", true},
+		{"initialize", "initialized", false},
+		{"item/*", "item/agentMessage/delta", true},
+		{"item/*/delta", "item/agentMessage/delta", true},
+		{"item/*/delta", "item/started", false},
+		{"*Approval", "item/commandExecution/requestApproval", true},
+		{"turn/?tart*", "turn/started", true},
+		{"*", "", true},
+		{"?", "", false},
+		{"thread/**", "thread/status/changed", true},
+		{"é?", "éa", true},
+	} {
+		if got := view.MatchMethod(tc.glob, tc.method); got != tc.want {
+			t.Errorf("MatchMethod(%q, %q) = %v, want %v", tc.glob, tc.method, got, tc.want)
+		}
+	}
+}
+
+// TestShowOptions runs the renderer's options over a real approvals session.
+func TestShowOptions(t *testing.T) {
+	rel := "0.171.0/approvals.jsonl"
+	rec := fixture(t, rel)
+	path := rec.Name
+	plain := renderText(t, path, rel, view.Text{})
+
+	// The summaries a person needs: the approval and its decision, the command and
+	// its exit code, the agent's message joined from its deltas.
+	for _, want := range []string{"item/commandExecution/requestApproval [0]", "approve command ", "decision accept",
+		"commandExecution ", ", exit 0", "item/agentMessage/delta ×", "── thread ", " · turn "} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("timeline lacks %q", want)
+		}
+	}
+	deltas := 0
+	for _, e := range rec.Frames() {
+		if e.Msg.Method == "item/agentMessage/delta" {
+			deltas++
+		}
+	}
+	if got := strings.Count(renderText(t, path, rel, view.Text{Deltas: true}), "item/agentMessage/delta"); got != deltas {
+		t.Errorf("with Deltas: %d delta lines, want one per delta frame (%d)", got, deltas)
+	}
+
+	only := renderText(t, path, rel, view.Text{Methods: []string{"item/*Approval"}})
+	for _, l := range frameLines(only) {
+		if !strings.Contains(l, "requestApproval") {
+			t.Errorf("--method item/*Approval kept %q", l)
+		}
+	}
+	if n := len(frameLines(only)); n != 2 {
+		t.Errorf("--method item/*Approval: %d frames, want the request and its answer:\n%s", n, only)
+	}
+
+	raw := renderText(t, path, rel, view.Text{Raw: true, Methods: []string{"initialize"}})
+	if !strings.Contains(raw, `{"id":1,"method":"initialize"`) {
+		t.Errorf("--raw does not print the exact message:\n%s", raw)
+	}
+
+	colour := renderText(t, path, rel, view.Text{Color: true})
+	if !strings.Contains(colour, "\x1b[32m← ") || !strings.Contains(colour, "\x1b[0m") {
+		t.Errorf("colour output lacks escapes")
+	}
+
+	// --thread: a prefix of the thread id keeps that thread's frames only.
+	var thread string
+	for _, l := range strings.Split(plain, "\n") {
+		if strings.HasPrefix(l, "── thread ") {
+			thread = strings.Fields(l)[2]
+			break
+		}
+	}
+	th := renderText(t, path, rel, view.Text{Thread: thread[:8]})
+	if len(frameLines(th)) == 0 || strings.Contains(th, "initialize") || strings.Contains(th, "! stderr") {
+		t.Errorf("--thread %s kept session-level frames or none:\n%s", thread[:8], th)
+	}
+	if got := renderText(t, path, rel, view.Text{Thread: "no-such-thread"}); len(frameLines(got)) != 0 {
+		t.Errorf("--thread no-such-thread printed frames:\n%s", got)
+	}
+}
+
+// frameLines are the lines of a timeline that show a frame (they carry "#seq").
+func frameLines(out string) []string {
+	var ls []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 1 && strings.HasPrefix(f[1], "#") {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
