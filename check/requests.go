@@ -68,6 +68,8 @@ func (s *state) request(e *recorder.Entry, msg []byte) {
 	s.req.pending[i][wire.ID(strings.Clone(string(e.Msg.ID)))] = p
 	if e.Dir == wire.ServerToClient {
 		s.serverRequest(e, p)
+	} else {
+		s.cutShort(p.method, params)
 	}
 }
 

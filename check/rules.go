@@ -64,6 +64,7 @@ const (
 	RuleLateEvent          = "late-event"
 	RuleEarlyCompletion    = "early-completion"
 	RuleItemOrder          = "item-order"
+	RuleItemAbandoned      = "item-abandoned"
 	RuleDeltaWithoutItem   = "delta-without-item"
 	RuleUnknownThread      = "unknown-thread"
 	RuleForeignThread      = "foreign-thread"
@@ -93,6 +94,7 @@ var Rules = []Rule{
 	{RuleLateEvent, Error, "an item or turn event arrived for a turn after its turn/completed"},
 	{RuleEarlyCompletion, Warning, "turn/completed arrived before the turn/start response (legal, a known client trap)"},
 	{RuleItemOrder, Error, "an item was not started, then its deltas, then completed, each once"},
+	{RuleItemAbandoned, Warning, "an item of an interrupted or steered turn never got item/completed (real Codex does this; a client trap)"},
 	{RuleDeltaWithoutItem, Error, "an item delta or event names an item that was never started"},
 	{RuleUnknownThread, Error, "a server message names a thread the session never started, resumed or forked"},
 	{RuleForeignThread, Error, "an event of a turn carries another thread's id"},

@@ -32,33 +32,34 @@ const (
 // level or above, plus any of the rule under test.
 var ruleCases = []struct {
 	name   string
+	base   string // fixture scenario when not approval-accept
 	mutate func(m *mutable) []want
 	after  func(t testing.TB, path string) // edits the written file
 }{
-	{"unanswered: turn/start response dropped", func(m *mutable) []want {
+	{"unanswered: turn/start response dropped", "", func(m *mutable) []want {
 		req := m.seqAt(m.find(c2s, wire.KindRequest, "turn/start", 0))
 		m.remove(m.find(s2c, wire.KindResponse, "turn/start", 0))
 		return []want{{check.RuleUnanswered, []int64{req}}}
 	}, nil},
-	{"unanswered: approval never answered", func(m *mutable) []want {
+	{"unanswered: approval never answered", "", func(m *mutable) []want {
 		req := m.seqAt(m.find(s2c, wire.KindRequest, "item/commandExecution/requestApproval", 0))
 		m.remove(m.find(c2s, wire.KindResponse, "", 0))
 		// The server resolved it anyway in the real run; only the missing answer is wrong.
 		return []want{{check.RuleUnanswered, []int64{req}}}
 	}, nil},
-	{"duplicate-response", func(m *mutable) []want {
+	{"duplicate-response", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindResponse, "thread/start", 0)
 		dup := m.clone(i)
 		m.insert(i+1, dup)
 		return []want{{check.RuleDuplicateResponse, []int64{dup.Seq, m.seqAt(i)}}}
 	}, nil},
-	{"response-without-request", func(m *mutable) []want {
+	{"response-without-request", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindResponse, "thread/start", 0)
 		stray := m.frame(s2c, `{"id":4242,"result":{}}`)
 		m.insert(i+1, stray)
 		return []want{{check.RuleResponseNoRequest, []int64{stray.Seq}}}
 	}, nil},
-	{"duplicate-request-id", func(m *mutable) []want {
+	{"duplicate-request-id", "", func(m *mutable) []want {
 		i := m.find(c2s, wire.KindRequest, "turn/start", 0)
 		dup := m.clone(i)
 		m.insert(i+1, dup)
@@ -66,7 +67,7 @@ var ruleCases = []struct {
 		// which is what duplicate-request-id is about.
 		return []want{{check.RuleDuplicateID, []int64{dup.Seq, m.seqAt(i)}}}
 	}, nil},
-	{"error-response with code and message", func(m *mutable) []want {
+	{"error-response with code and message", "", func(m *mutable) []want {
 		// The real server's reply to an unknown method, as measured (-32600).
 		i := m.find(s2c, wire.KindResponse, "thread/start", 0)
 		req := m.frame(c2s, `{"id":900,"method":"thread/nonsense","params":{}}`)
@@ -74,31 +75,31 @@ var ruleCases = []struct {
 		m.insert(i+1, req, resp)
 		return []want{{check.RuleErrorResponse, []int64{resp.Seq, req.Seq}}}
 	}, nil},
-	{"turn-incomplete: turn/completed dropped", func(m *mutable) []want {
+	{"turn-incomplete: turn/completed dropped", "", func(m *mutable) []want {
 		resp := m.seqAt(m.find(s2c, wire.KindResponse, "turn/start", 0))
 		started := m.seqAt(m.find(s2c, wire.KindNotification, "turn/started", 0))
 		m.remove(m.find(s2c, wire.KindNotification, "turn/completed", 0))
 		return []want{{check.RuleTurnIncomplete, []int64{resp, started}}}
 	}, nil},
-	{"turn-order: turn/started twice", func(m *mutable) []want {
+	{"turn-order: turn/started twice", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindNotification, "turn/started", 0)
 		dup := m.clone(i)
 		m.insert(i+1, dup)
 		return []want{{check.RuleTurnOrder, []int64{dup.Seq, m.seqAt(i)}}}
 	}, nil},
-	{"turn-order: turn/started missing", func(m *mutable) []want {
+	{"turn-order: turn/started missing", "", func(m *mutable) []want {
 		resp := m.seqAt(m.find(s2c, wire.KindResponse, "turn/start", 0))
 		m.remove(m.find(s2c, wire.KindNotification, "turn/started", 0))
 		done := m.seqAt(m.find(s2c, wire.KindNotification, "turn/completed", 0))
 		return []want{{check.RuleTurnOrder, []int64{done, resp}}}
 	}, nil},
-	{"duplicate-completion", func(m *mutable) []want {
+	{"duplicate-completion", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindNotification, "turn/completed", 0)
 		dup := m.clone(i)
 		m.insert(i+1, dup)
 		return []want{{check.RuleDuplicateCompleted, []int64{dup.Seq, m.seqAt(i)}}}
 	}, nil},
-	{"turn-failed", func(m *mutable) []want {
+	{"turn-failed", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindNotification, "turn/completed", 0)
 		m.edit(i, func(msg map[string]any) {
 			turn := msg["params"].(map[string]any)["turn"].(map[string]any)
@@ -107,27 +108,27 @@ var ruleCases = []struct {
 		})
 		return []want{{check.RuleTurnFailed, []int64{m.seqAt(i)}}}
 	}, nil},
-	{"late-event: delta after turn/completed", func(m *mutable) []want {
+	{"late-event: delta after turn/completed", "", func(m *mutable) []want {
 		d := m.find(s2c, wire.KindNotification, "item/agentMessage/delta", 0)
 		delta := m.seqAt(d)
 		done := m.find(s2c, wire.KindNotification, "turn/completed", 0)
 		m.move(d, done)
 		return []want{{check.RuleLateEvent, []int64{delta, m.seqAt(done - 1)}}}
 	}, nil},
-	{"early-completion: turn/completed before the turn/start response", func(m *mutable) []want {
+	{"early-completion: turn/completed before the turn/start response", "", func(m *mutable) []want {
 		r := m.find(s2c, wire.KindResponse, "turn/start", 0)
 		resp := m.seqAt(r)
 		done := m.find(s2c, wire.KindNotification, "turn/completed", 0)
 		m.move(r, done)
 		return []want{{check.RuleEarlyCompletion, []int64{m.seqAt(done - 1), resp}}}
 	}, nil},
-	{"item-order: item/completed twice", func(m *mutable) []want {
+	{"item-order: item/completed twice", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindNotification, "item/completed", 1)
 		dup := m.clone(i)
 		m.insert(i+1, dup)
 		return []want{{check.RuleItemOrder, []int64{dup.Seq, m.seqAt(i)}}}
 	}, nil},
-	{"item-order: delta after item/completed", func(m *mutable) []want {
+	{"item-order: delta after item/completed", "", func(m *mutable) []want {
 		d := m.find(s2c, wire.KindNotification, "item/agentMessage/delta", 0)
 		delta := m.seqAt(d)
 		item := gjson.GetBytes(m.rec.Entries[d].JSON(), "params.itemId").Str
@@ -135,19 +136,41 @@ var ruleCases = []struct {
 		m.move(d, c)
 		return []want{{check.RuleItemOrder, []int64{delta, m.seqAt(c - 1)}}}
 	}, nil},
-	{"delta-without-item", func(m *mutable) []want {
+	{"item-order: item never completed in a turn nobody cut short", "", func(m *mutable) []want {
+		d := m.find(s2c, wire.KindNotification, "item/agentMessage/delta", 0)
+		item := gjson.GetBytes(m.rec.Entries[d].JSON(), "params.itemId").Str
+		started := m.seqAt(m.findItem("item/started", item))
+		m.remove(m.findItem("item/completed", item))
+		done := m.seqAt(m.find(s2c, wire.KindNotification, "turn/completed", 0))
+		return []want{{check.RuleItemOrder, []int64{done, started}}}
+	}, nil},
+	{"item-abandoned: the real interrupted turn, as recorded", "interrupt", func(m *mutable) []want {
+		d := m.find(s2c, wire.KindNotification, "item/agentMessage/delta", 0)
+		item := gjson.GetBytes(m.rec.Entries[d].JSON(), "params.itemId").Str
+		started := m.seqAt(m.findItem("item/started", item))
+		done := m.seqAt(m.find(s2c, wire.KindNotification, "turn/completed", 0))
+		return []want{{check.RuleItemAbandoned, []int64{done, started}}}
+	}, nil},
+	{"item-abandoned: the real steered turn, as recorded", "steer", func(m *mutable) []want {
+		d := m.find(s2c, wire.KindNotification, "item/agentMessage/delta", 0)
+		item := gjson.GetBytes(m.rec.Entries[d].JSON(), "params.itemId").Str
+		started := m.seqAt(m.findItem("item/started", item))
+		done := m.seqAt(m.find(s2c, wire.KindNotification, "turn/completed", 0))
+		return []want{{check.RuleItemAbandoned, []int64{done, started}}}
+	}, nil},
+	{"delta-without-item", "", func(m *mutable) []want {
 		d := m.find(s2c, wire.KindNotification, "item/agentMessage/delta", 0)
 		m.edit(d, func(msg map[string]any) { msg["params"].(map[string]any)["itemId"] = "msg_never_started" })
 		return []want{{check.RuleDeltaWithoutItem, []int64{m.seqAt(d)}}}
 	}, nil},
-	{"unknown-thread", func(m *mutable) []want {
+	{"unknown-thread", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindNotification, "thread/status/changed", 0)
 		m.edit(i, func(msg map[string]any) {
 			msg["params"].(map[string]any)["threadId"] = "01a2ffff-0000-7000-8000-000000000000"
 		})
 		return []want{{check.RuleUnknownThread, []int64{m.seqAt(i)}}}
 	}, nil},
-	{"foreign-thread: another thread's id inside a turn", func(m *mutable) []want {
+	{"foreign-thread: another thread's id inside a turn", "", func(m *mutable) []want {
 		// A second thread the session knows (a real thread/started, re-addressed), then
 		// one delta of the first thread's turn carrying it.
 		t := m.find(s2c, wire.KindNotification, "thread/started", 0)
@@ -162,36 +185,36 @@ var ruleCases = []struct {
 		})
 		return []want{{check.RuleForeignThread, []int64{m.seqAt(d)}}}
 	}, nil},
-	{"unresolved-server-request", func(m *mutable) []want {
+	{"unresolved-server-request", "", func(m *mutable) []want {
 		req := m.seqAt(m.find(s2c, wire.KindRequest, "item/commandExecution/requestApproval", 0))
 		m.remove(m.find(s2c, wire.KindNotification, "serverRequest/resolved", 0))
 		return []want{{check.RuleUnresolved, []int64{req}}}
 	}, nil},
-	{"stdout-noise: a log line and a blank line on stdout", func(m *mutable) []want {
+	{"stdout-noise: a log line and a blank line on stdout", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindResponse, "initialize", 0)
 		log := m.frame(s2c, "2026-11-29T10:00:00Z INFO codex_core: starting")
 		blank := m.frame(s2c, "")
 		m.insert(i, log, blank)
 		return []want{{check.RuleStdoutNoise, []int64{log.Seq}}, {check.RuleStdoutNoise, []int64{blank.Seq}}}
 	}, nil},
-	{"client-noise", func(m *mutable) []want {
+	{"client-noise", "", func(m *mutable) []want {
 		i := m.find(c2s, wire.KindRequest, "initialize", 0)
 		junk := m.frame(c2s, `{"hello":"not json-rpc"}`)
 		m.insert(i+1, junk)
 		return []want{{check.RuleClientNoise, []int64{junk.Seq}}}
 	}, nil},
-	{"invalid-utf8", func(m *mutable) []want {
+	{"invalid-utf8", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindResponse, "initialize", 0)
 		bad := m.frame(s2c, "{\"method\":\"warning\",\"params\":{\"message\":\"caf\xe9\"}}")
 		m.insert(i+1, bad)
 		return []want{{check.RuleInvalidUTF8, []int64{bad.Seq}}}
 	}, nil},
-	{"ansi-escape inside a message", func(m *mutable) []want {
+	{"ansi-escape inside a message", "", func(m *mutable) []want {
 		d := m.find(s2c, wire.KindNotification, "item/agentMessage/delta", 0)
 		m.edit(d, func(msg map[string]any) { msg["params"].(map[string]any)["delta"] = "\x1b[31mred\x1b[0m" })
 		return []want{{check.RuleANSI, []int64{m.seqAt(d)}}}
 	}, nil},
-	{"server-exit: killed by a signal", func(m *mutable) []want {
+	{"server-exit: killed by a signal", "", func(m *mutable) []want {
 		for i, e := range m.rec.Entries {
 			if e.Type == recorder.TypeExit {
 				m.rec.Entries[i].ExitCode, m.rec.Entries[i].Signal = 137, "SIGKILL"
@@ -199,7 +222,7 @@ var ruleCases = []struct {
 		}
 		return []want{{check.RuleServerExit, nil}}
 	}, nil},
-	{"stderr-error: counted as info", func(m *mutable) []want {
+	{"stderr-error: counted as info", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindResponse, "initialize", 0)
 		line := m.frame(wire.Stderr, "\x1b[2m2026-11-29T10:00:00Z\x1b[0m \x1b[31mERROR\x1b[0m codex_core: stream error")
 		m.insert(i, line)
@@ -211,10 +234,10 @@ var ruleCases = []struct {
 		}
 		return ws
 	}, nil},
-	{"truncated: no trailer", func(m *mutable) []want {
+	{"truncated: no trailer", "", func(m *mutable) []want {
 		return []want{{check.RuleTruncated, nil}}
 	}, cutTrailer},
-	{"schema findings recorded live are included", func(m *mutable) []want {
+	{"schema findings recorded live are included", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindNotification, "turn/started", 0)
 		seq := m.seqAt(i)
 		m.insert(i+1, recorder.Entry{Type: recorder.TypeFinding, Seq: seq, Dir: s2c, Msg: wire.Message{Method: "turn/started"},
@@ -226,7 +249,11 @@ var ruleCases = []struct {
 func TestRules(t *testing.T) {
 	for _, tc := range ruleCases {
 		t.Run(tc.name, func(t *testing.T) {
-			m := mutate(t, fixture(t, "approval-accept"))
+			base := tc.base
+			if base == "" {
+				base = "approval-accept"
+			}
+			m := mutate(t, fixture(t, base))
 			wants := tc.mutate(m)
 			if wants == nil {
 				t.Skip("case not written")

@@ -24,7 +24,7 @@ type turn struct {
 	startedSeq, responseSeq         int64
 	items                           map[string]*item
 	itemOrder                       []string // started items in order, to report deterministically
-	foreignSeen                     bool
+	cut                             string   // "interrupted" or "steered" when the client cut the turn short
 	completedSeq                    int64
 	hadResponse                     bool
 	completedBeforeResponseReported bool
@@ -251,20 +251,45 @@ func (s *state) turnCompleted(e *recorder.Entry, p params) {
 			Message: fmt.Sprintf("turn/completed without turn/started (turn/start answered at frame %d)", tr.responseSeq)})
 	}
 	s.foreign(e, tr, p.thread)
+	status := p.turn.Get("status").Str
+	if status == "interrupted" && tr.cut == "" {
+		tr.cut = "interrupted"
+	}
 	for _, iid := range tr.itemOrder {
 		it := tr.items[iid]
 		if it.started != 0 && it.completed == 0 {
-			s.report(Finding{Rule: RuleItemOrder, Seqs: []int64{e.Seq, it.started}, Thread: tr.thread, Turn: id, Item: iid,
-				Message: fmt.Sprintf("%s item started at frame %d never completed before turn/completed", it.kind, it.started)})
+			// Real Codex drops the item it was streaming when a turn is interrupted or
+			// steered: legal, but a client waiting for item/completed waits forever.
+			rule, why := RuleItemOrder, ""
+			if tr.cut != "" {
+				rule, why = RuleItemAbandoned, " (the turn was "+tr.cut+")"
+			}
+			s.report(Finding{Rule: rule, Seqs: []int64{e.Seq, it.started}, Thread: tr.thread, Turn: id, Item: iid,
+				Message: fmt.Sprintf("%s item started at frame %d never completed before turn/completed%s", it.kind, it.started, why)})
 		}
 	}
-	status := p.turn.Get("status").Str
 	if status == "failed" {
 		s.report(Finding{Rule: RuleTurnFailed, Seqs: []int64{e.Seq}, Thread: tr.thread, Turn: id,
 			Message: "turn failed: " + oneLine(p.turn.Get("error.message").Str, 200)})
 	}
 	tr.completedSeq = e.Seq
 	s.threads.close(tr)
+}
+
+// cutShort marks the turn a turn/interrupt or turn/steer request names.
+func (s *state) cutShort(method string, params gjson.Result) {
+	var id, how string
+	switch method {
+	case "turn/interrupt":
+		id, how = params.Get("turnId").Str, "interrupted"
+	case "turn/steer":
+		id, how = params.Get("expectedTurnId").Str, "steered"
+	default:
+		return
+	}
+	if tr := s.threads.open[id]; tr != nil && tr.cut == "" {
+		tr.cut = how
+	}
 }
 
 // foreign flags an event whose thread is not its turn's thread.
