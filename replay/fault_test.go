@@ -2,9 +2,14 @@ package replay_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/codexbin"
+	"codexrec/internal/wire"
 	"codexrec/replay"
 )
 
@@ -47,5 +52,184 @@ func TestParseFault(t *testing.T) {
 		if _, err := replay.ParseFault(bad); !errors.Is(err, replay.ErrBadFault) {
 			t.Errorf("ParseFault(%q): %v, want ErrBadFault", bad, err)
 		}
+	}
+}
+
+// indexOf is the position of the nth (1-based) recorded server line of method.
+func indexOf(t *testing.T, lines []string, method string, nth int) int {
+	t.Helper()
+	n := 0
+	for i, l := range lines {
+		if gjson.Get(l, "method").Str == method {
+			if n++; n == nth {
+				return i
+			}
+		}
+	}
+	t.Fatalf("the recording has no %s #%d", method, nth)
+	return -1
+}
+
+func responseIndex(t *testing.T, sc *replay.Script, lines []string, method string) int {
+	t.Helper()
+	for _, cf := range sc.Client {
+		if cf.Msg.Method == method && cf.Msg.Kind == wire.KindRequest {
+			for i, l := range lines {
+				if gjson.Get(l, "id").Raw == string(cf.Msg.ID) && !gjson.Get(l, "method").Exists() {
+					return i
+				}
+			}
+		}
+	}
+	t.Fatalf("the recording has no response to %s", method)
+	return -1
+}
+
+// TestFaults plays the recorded client of a real plain turn against each fault rule
+// and checks the exact lines it receives against the recording, transformed as the
+// rule says.
+func TestFaults(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
+	rec := s2c(sc)
+	edit := func(f func(l []string) []string) []string { return f(append([]string(nil), rec...)) }
+	for _, tc := range []struct {
+		rule string
+		want []string
+	}{
+		{"drop:item/agentMessage/delta#2", edit(func(l []string) []string {
+			i := indexOf(t, l, "item/agentMessage/delta", 2)
+			return append(l[:i], l[i+1:]...)
+		})},
+		{"drop:item/agentMessage/delta", edit(func(l []string) []string {
+			var out []string
+			for _, x := range l {
+				if gjson.Get(x, "method").Str != "item/agentMessage/delta" {
+					out = append(out, x)
+				}
+			}
+			return out
+		})},
+		{"duplicate:item/completed#1", edit(func(l []string) []string {
+			i := indexOf(t, l, "item/completed", 1)
+			return append(l[:i+1], l[i:]...)
+		})},
+		{"reorder:item/agentMessage/delta#1", edit(func(l []string) []string {
+			i := indexOf(t, l, "item/agentMessage/delta", 1)
+			l[i], l[i+1] = l[i+1], l[i]
+			return l
+		})},
+		{"completed-early", edit(func(l []string) []string {
+			c := indexOf(t, l, "turn/completed", 1)
+			r := responseIndex(t, sc, l, "turn/start")
+			done := l[c]
+			l = append(l[:c], l[c+1:]...)
+			return append(l[:r], append([]string{done}, l[r:]...)...)
+		})},
+		{"garbage=Welcome to codex!", append([]string{"Welcome to codex!\n"}, rec...)},
+		{"delay:item/agentMessage/delta#3=1ms", rec},
+	} {
+		t.Run(tc.rule, func(t *testing.T) {
+			f, err := replay.ParseFault(tc.rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := playRecorded(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
+			if err != nil {
+				t.Fatalf("Serve: %v", err)
+			}
+			if strings.Join(got, "") != strings.Join(tc.want, "") {
+				t.Fatalf("got %d lines, want %d:\n%s", len(got), len(tc.want), lineDiff(tc.want, got))
+			}
+		})
+	}
+}
+
+// TestFaultEOF: the stream ends right after the chosen frame (turn/started #1 by
+// default, an EOF mid-turn) and the output is closed.
+func TestFaultEOF(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
+	rec := s2c(sc)
+	for _, rule := range []string{"eof", "eof:item/agentMessage/delta#3"} {
+		t.Run(rule, func(t *testing.T) {
+			f, _ := replay.ParseFault(rule)
+			srv := &replay.Server{Script: sc, Faults: []replay.Fault{f}}
+			s := serve(t, srv)
+			var got []string
+			for _, cf := range sc.Client {
+				s.send(strings.TrimSuffix(string(cf.Line), "\n"))
+				if cf.Msg.Kind == wire.KindRequest && cf.Msg.Method != "turn/start" {
+					got = append(got, s.response(string(cf.Msg.ID))...)
+				}
+			}
+			got = append(got, s.rest()...) // EOF comes while the client still has its input open
+			want := rec[:indexOf(t, rec, f.Method, f.N)+1]
+			if strings.Join(got, "") != strings.Join(want, "") {
+				t.Fatalf("got %d lines, want %d:\n%s", len(got), len(want), lineDiff(want, got))
+			}
+			if err := s.finish(); err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
+	}
+}
+
+// TestFaultDelay: a delayed frame comes no earlier than the delay after the frame
+// before it (a lower bound only; speed is for benchmarks).
+func TestFaultDelay(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
+	const delay = 150 * time.Millisecond
+	f, _ := replay.ParseFault("delay:item/agentMessage/delta#3=" + delay.String())
+	s := serve(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
+	for _, cf := range sc.Client {
+		s.send(strings.TrimSuffix(string(cf.Line), "\n"))
+		if cf.Msg.Kind == wire.KindRequest && cf.Msg.Method != "turn/start" {
+			s.response(string(cf.Msg.ID))
+		}
+	}
+	s.notification("item/agentMessage/delta")
+	s.notification("item/agentMessage/delta")
+	before := time.Now()
+	s.notification("item/agentMessage/delta")
+	if gap := time.Since(before); gap < delay {
+		t.Errorf("delta #3 came %v after #2, want at least %v", gap, delay)
+	}
+	s.notification("turn/completed")
+	if err := s.finish(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestFaultOverloaded: the chosen request gets the app-server's overloaded error
+// with the live id; the client's retry is served from the recording.
+func TestFaultOverloaded(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
+	f, _ := replay.ParseFault("overloaded:turn/start")
+	s := serve(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
+	var got []string
+	for _, cf := range sc.Client {
+		line := strings.TrimSuffix(string(cf.Line), "\n")
+		s.send(line)
+		if cf.Msg.Kind != wire.KindRequest {
+			continue
+		}
+		l := s.response(string(cf.Msg.ID))
+		if cf.Msg.Method == "turn/start" {
+			last := l[len(l)-1]
+			want := `{"error":{"code":-32001,"message":"server overloaded"},"id":` + string(cf.Msg.ID) + "}\n"
+			if last != want {
+				t.Fatalf("first turn/start answered %s, want %s", last, want)
+			}
+			got = append(got, l[:len(l)-1]...)
+			s.send(line)
+			l = s.response(string(cf.Msg.ID))
+		}
+		got = append(got, l...)
+	}
+	if err := s.finish(); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	got = append(got, s.rest()...)
+	if want := s2c(sc); strings.Join(got, "") != strings.Join(want, "") {
+		t.Fatalf("after the retry: %s", lineDiff(want, got))
 	}
 }

@@ -1,0 +1,207 @@
+package replay_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/codexbin"
+	"codexrec/internal/wire"
+	"codexrec/replay"
+)
+
+// fixture is the path of a committed capture from the real binary.
+func fixture(version, scenario string) string {
+	return filepath.Join("..", "fixtures", "hermetic", version, scenario+".jsonl")
+}
+
+// driveRecorded plays the recorded client: it sends each recorded client line as it
+// was, a request after the previous request's answer, an answer to a server request
+// once that request has arrived. It returns every line received meanwhile.
+func driveRecorded(s *served, sc *replay.Script) []string {
+	s.t.Helper()
+	var got []string
+	for _, cf := range sc.Client {
+		switch cf.Msg.Kind {
+		case wire.KindResponse, wire.KindError:
+			id := string(cf.Msg.ID)
+			got = append(got, s.until("server request "+id, func(l string) bool {
+				return gjson.Get(l, "id").Raw == id && gjson.Get(l, "method").Exists()
+			})...)
+		}
+		s.send(strings.TrimSuffix(string(cf.Line), "\n"))
+		if cf.Msg.Kind == wire.KindRequest {
+			got = append(got, s.response(string(cf.Msg.ID))...)
+		}
+	}
+	return got
+}
+
+// playRecorded drives the recorded client against srv, ends the session and returns
+// every line the client received and Serve's error.
+func playRecorded(t *testing.T, srv *replay.Server) ([]string, error) {
+	t.Helper()
+	s := serve(t, srv)
+	got := driveRecorded(s, srv.Script)
+	err := s.finish()
+	return append(got, s.rest()...), err
+}
+
+// TestRecordedClient: the recorded client, played back, gets the recorded server
+// frames byte for byte, in order, for every committed scenario of both versions.
+func TestRecordedClient(t *testing.T) {
+	for _, v := range codexbin.Versions {
+		for _, name := range []string{"plain", "approval-accept", "approval-decline", "apply-patch", "mcp-tool", "interrupt", "steer", "resume"} {
+			t.Run(v+"/"+name, func(t *testing.T) {
+				sc := load(t, fixture(v, name), 0)
+				got, err := playRecorded(t, &replay.Server{Script: sc, Mode: replay.ModeStrict})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := s2c(sc)
+				if strings.Join(got, "") != strings.Join(want, "") {
+					t.Fatalf("got %d lines, want the recording's %d:\n%s", len(got), len(want), lineDiff(want, got))
+				}
+			})
+		}
+	}
+}
+
+// lineDiff shows the first line where two sequences differ.
+func lineDiff(want, got []string) string {
+	for i := 0; i < len(want) || i < len(got); i++ {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			return "first difference at line " + itoa(i+1) + ":\nwant " + shortLine(w) + "\ngot  " + shortLine(g)
+		}
+	}
+	return "(no difference)"
+}
+
+func shortLine(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return strings.TrimSuffix(s, "\n")
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// pipeRWC joins the two pipe ends a jsonrpc2 stream needs.
+type pipeRWC struct {
+	io.Reader
+	io.WriteCloser
+}
+
+// TestForeignClient drives the replay with a client built on
+// github.com/sourcegraph/jsonrpc2, not the one that made the recordings: it adds
+// "jsonrpc":"2.0", numbers its ids its own way (as strings, in one case), uses a
+// workspace of its own, and answers the approval request through its handler. A
+// full turn completes.
+func TestForeignClient(t *testing.T) {
+	for _, tc := range []struct {
+		scenario string
+		opts     []jsonrpc2.CallOption
+	}{
+		{"plain", nil},
+		{"approval-accept", []jsonrpc2.CallOption{jsonrpc2.StringID()}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			sc := load(t, fixture(codexbin.Newest, tc.scenario), 0)
+			recorded := map[string]json.RawMessage{}
+			for _, cf := range sc.Client {
+				if cf.Msg.Kind == wire.KindRequest {
+					recorded[cf.Msg.Method] = json.RawMessage(gjson.GetBytes(cf.Line, "params").Raw)
+				}
+			}
+			srv := &replay.Server{Script: sc, Log: &syncBuffer{}}
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+			defer cancel()
+			go func() { err := srv.Serve(ctx, inR, outW); outW.Close(); done <- err }()
+
+			completed := make(chan json.RawMessage, 1)
+			approvals := 0
+			h := jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+				if req.Notif {
+					if req.Method == "turn/completed" && req.Params != nil {
+						completed <- *req.Params
+					}
+					return nil, nil
+				}
+				if req.Method == "item/commandExecution/requestApproval" {
+					approvals++
+					return map[string]string{"decision": "accept"}, nil
+				}
+				return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: req.Method}
+			})
+			conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewPlainObjectStream(pipeRWC{outR, inW}), h)
+
+			var init struct{ UserAgent string }
+			if err := conn.Call(ctx, "initialize", recorded["initialize"], &init, tc.opts...); err != nil {
+				t.Fatalf("initialize: %v", err)
+			}
+			if err := conn.Notify(ctx, "initialized", nil); err != nil {
+				t.Fatal(err)
+			}
+			var params map[string]any
+			json.Unmarshal(recorded["thread/start"], &params)
+			work := t.TempDir()
+			params["cwd"] = work
+			var thread struct {
+				Thread struct {
+					ID  string
+					Cwd string
+				}
+			}
+			if err := conn.Call(ctx, "thread/start", params, &thread, tc.opts...); err != nil {
+				t.Fatalf("thread/start: %v", err)
+			}
+			if thread.Thread.Cwd != work {
+				t.Errorf("thread/start answered cwd %q, want the live workspace %q", thread.Thread.Cwd, work)
+			}
+			params = nil
+			json.Unmarshal(recorded["turn/start"], &params)
+			params["threadId"] = thread.Thread.ID
+			var turn struct{ Turn struct{ ID string } }
+			if err := conn.Call(ctx, "turn/start", params, &turn, tc.opts...); err != nil {
+				t.Fatalf("turn/start: %v\n%s", err, srv.Log)
+			}
+			select {
+			case p := <-completed:
+				if id := gjson.GetBytes(p, "turn.id").Str; id != turn.Turn.ID || gjson.GetBytes(p, "turn.status").Str != "completed" {
+					t.Errorf("turn/completed %s, want turn %s completed", p, turn.Turn.ID)
+				}
+			case <-ctx.Done():
+				t.Fatalf("no turn/completed: %v\n%s", ctx.Err(), srv.Log)
+			}
+			if want := strings.Count(tc.scenario, "approval"); approvals != want {
+				t.Errorf("%d approval requests, want %d", approvals, want)
+			}
+			conn.Close()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("Serve: %v\n%s", err, srv.Log)
+				}
+			case <-time.After(waitTimeout):
+				t.Fatal("Serve did not end")
+			}
+		})
+	}
+}
