@@ -314,15 +314,15 @@ func secretLooking(v []byte, rule string) bool {
 	if len(v) < 8 || len(v) > 512 {
 		return false
 	}
+	if rule == "aws-secret-key" {
+		return len(v) >= 40 && entropy(v) >= 3.5
+	}
 	switch v[0] {
-	case '$', '/', '~', '.', '%', '*', '#':
+	case '$', '/', '~', '.', '*':
 		return false
 	}
 	if bytes.Contains(v, []byte("://")) || isUUID(v) {
 		return false
-	}
-	if rule == "aws-secret-key" {
-		return len(v) >= 40 && entropy(v) >= 3.5
 	}
 	if !hasDigit(v) || !hasLetter(v) {
 		return false
