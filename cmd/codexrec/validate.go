@@ -1,0 +1,357 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"codexrec/internal/wire"
+	"codexrec/recorder"
+	"codexrec/schema"
+)
+
+func init() {
+	register(&command{
+		name:    "validate",
+		args:    "[flags] FILE...",
+		summary: "check every message of recordings against the exact Codex version's protocol schema",
+		flags:   validateFlags,
+		run:     runValidate,
+	})
+}
+
+type validateConfig struct {
+	json      bool
+	failOn    string
+	version   string
+	schemaDir string
+}
+
+func validateFlags(fs *flag.FlagSet) any {
+	c := &validateConfig{}
+	fs.BoolVar(&c.json, "json", false, "print findings as JSON Lines on stdout, one object per finding")
+	fs.StringVar(&c.failOn, "fail-on", "invalid", "exit 1 on findings of this `level`: invalid (errors: invalid, unknown-method, unpaired-response), undeclared (also undeclared-field and experimental) or none")
+	schemaFlags(fs, &c.version, &c.schemaDir)
+	return c
+}
+
+// schemaFlags are shared by validate and record.
+func schemaFlags(fs *flag.FlagSet, version, dir *string) {
+	fs.StringVar(version, "codex-version", "", "validate against this Codex `VERSION` (default: from the initialize response's userAgent; the nearest older embedded version when it is not embedded)")
+	fs.StringVar(dir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
+}
+
+// failLevel says which findings make the exit code 1.
+type failLevel int
+
+const (
+	failNone failLevel = iota
+	failInvalid
+	failUndeclared
+)
+
+func parseFailOn(s string) (failLevel, error) {
+	switch s {
+	case "none":
+		return failNone, nil
+	case "invalid":
+		return failInvalid, nil
+	case "undeclared":
+		return failUndeclared, nil
+	}
+	return 0, fmt.Errorf("--fail-on %q: want invalid, undeclared or none", s)
+}
+
+func (l failLevel) fails(r schema.Rule) bool {
+	switch l {
+	case failInvalid:
+		return r.Severity() == schema.SeverityError
+	case failUndeclared:
+		return true
+	}
+	return false
+}
+
+func runValidate(cfg any, args []string, std stdio) error {
+	c := cfg.(*validateConfig)
+	level, err := parseFailOn(c.failOn)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if len(args) == 0 {
+		return usagef("no recording to validate")
+	}
+	var inputErr error
+	failed := false
+	for _, path := range args {
+		sv := &sessionValidator{version: c.version, dir: c.schemaDir}
+		if err := sv.setup(); err != nil {
+			return &exitError{exitUsage, err}
+		}
+		res, err := validateFile(path, sv)
+		if err != nil {
+			fmt.Fprintf(std.err, "codexrec validate: %v\n", err)
+			inputErr = errors.Join(inputErr, err)
+			continue
+		}
+		for _, n := range sv.notes {
+			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, n)
+		}
+		for _, f := range res.findings {
+			if level.fails(f.Rule) {
+				failed = true
+			}
+		}
+		if c.json {
+			writeFindingsJSON(std.out, path, sv.schemaVersion, res.findings)
+		} else {
+			for _, f := range res.findings {
+				fmt.Fprintf(std.out, "%s:%d: %s %s %s %s: %s\n", path, f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
+			}
+			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(res.codexVersion),
+				orDash(sv.schemaVersion), res.frames, countFindings(res.findings))
+		}
+	}
+	if inputErr != nil {
+		return &exitError{code: exitUsage}
+	}
+	if failed {
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+type validateResult struct {
+	frames       int
+	codexVersion string
+	findings     []schema.Finding
+}
+
+// validateFile streams a recording through sv. Findings a recording already holds
+// are ignored: they are recomputed.
+func validateFile(path string, sv *sessionValidator) (*validateResult, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("validate: %w", err)
+	}
+	defer f.Close()
+	rd, err := recorder.NewReader(f, path)
+	if err != nil {
+		return nil, err
+	}
+	res := &validateResult{}
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch e.Type {
+		case recorder.TypeSegment:
+			sv.restart()
+		case recorder.TypeFrame:
+			res.frames++
+			fr := wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg}
+			res.findings = append(res.findings, sv.frame(&fr)...)
+		}
+	}
+	res.codexVersion = rd.Header().CodexVersion
+	if sv.codex == "" {
+		sv.codex = res.codexVersion
+	}
+	res.findings = append(res.findings, sv.finish()...)
+	if res.codexVersion == "" {
+		res.codexVersion = sv.codex
+	}
+	sort.SliceStable(res.findings, func(i, j int) bool { return res.findings[i].Seq < res.findings[j].Seq })
+	return res, nil
+}
+
+func pointerText(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+func countFindings(fs []schema.Finding) string {
+	if len(fs) == 0 {
+		return "no findings"
+	}
+	n := map[schema.Rule]int{}
+	for _, f := range fs {
+		n[f.Rule]++
+	}
+	var parts []string
+	for _, r := range []schema.Rule{schema.RuleInvalid, schema.RuleUnknownMethod, schema.RuleUnpairedResponse, schema.RuleExperimental, schema.RuleUndeclaredField} {
+		if n[r] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[r], r))
+		}
+	}
+	word := "findings"
+	if len(fs) == 1 {
+		word = "finding"
+	}
+	return fmt.Sprintf("%d %s (%s)", len(fs), word, strings.Join(parts, ", "))
+}
+
+// findingJSON is one line of validate --json.
+type findingJSON struct {
+	File          string `json:"file"`
+	SchemaVersion string `json:"schemaVersion,omitempty"`
+	Seq           int64  `json:"seq"`
+	Dir           string `json:"dir"`
+	Method        string `json:"method,omitempty"`
+	Rule          string `json:"rule"`
+	Severity      string `json:"severity"`
+	Pointer       string `json:"pointer"`
+	Reason        string `json:"reason"`
+}
+
+func writeFindingsJSON(w io.Writer, file, version string, fs []schema.Finding) {
+	enc := json.NewEncoder(w)
+	for _, f := range fs {
+		enc.Encode(findingJSON{File: file, SchemaVersion: version, Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
+			Rule: string(f.Rule), Severity: string(f.Rule.Severity()), Pointer: f.Pointer, Reason: f.Reason})
+	}
+}
+
+// sessionValidator validates one session whose Codex version may only become known
+// from its initialize response. Until then frames wait (in order, copied); once the
+// version is known they are checked and their findings returned late.
+type sessionValidator struct {
+	version string // --codex-version
+	dir     string // --schema-dir
+
+	codex         string // the Codex version seen in the session
+	schemaVersion string // the embedded version in use, or the --schema-dir label
+	notes         []string
+	set           *schema.Set
+	v             *schema.Validator
+	pending       []wire.Frame
+}
+
+// maxPending bounds the frames held while the version is unknown; past it the newest
+// embedded version is assumed.
+const maxPending = 1024
+
+// setup loads the set now when the flags fix it.
+func (s *sessionValidator) setup() error {
+	switch {
+	case s.dir != "":
+		set, err := schema.LoadDir(s.dir, s.version)
+		if err != nil {
+			return err
+		}
+		s.use(set, orDash(s.version)+" (from "+s.dir+")")
+	case s.version != "":
+		return s.choose(s.version, "--codex-version")
+	}
+	return nil
+}
+
+// choose loads the embedded set for codex version v, or the nearest older one.
+func (s *sessionValidator) choose(v, from string) error {
+	nv, exact, err := schema.Nearest(v)
+	switch {
+	case errors.Is(err, schema.ErrUnknownVersion):
+		emb := schema.Embedded()
+		nv = emb[0]
+		s.notes = append(s.notes, fmt.Sprintf("codex %s (%s) is older than every embedded schema; validating against %s", v, from, nv))
+	case err != nil:
+		return fmt.Errorf("%s: %w", from, err)
+	case !exact:
+		s.notes = append(s.notes, fmt.Sprintf("codex %s (%s) has no embedded schema; validating against %s, the nearest older one", v, from, nv))
+	}
+	set, err := schema.Load(nv)
+	if err != nil {
+		return err
+	}
+	s.use(set, nv)
+	return nil
+}
+
+func (s *sessionValidator) use(set *schema.Set, label string) {
+	s.set, s.v, s.schemaVersion = set, schema.NewValidator(set), label
+}
+
+// restart begins a new server process lifetime: requests of the old one are forgotten.
+func (s *sessionValidator) restart() {
+	if s.set != nil {
+		s.v = schema.NewValidator(s.set)
+	}
+}
+
+// frame checks f, or holds it until the version is known, and returns the findings
+// of every frame it could check now.
+func (s *sessionValidator) frame(f *wire.Frame) []schema.Finding {
+	if s.v == nil && f.Dir == wire.ServerToClient && gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Exists() {
+		if v := wire.UserAgentVersion(gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Str); v != "" {
+			s.codex = v
+			if err := s.choose(v, "initialize userAgent"); err != nil {
+				s.notes = append(s.notes, err.Error())
+			}
+		}
+	}
+	if s.v == nil {
+		if len(s.pending) < maxPending {
+			c := *f
+			c.Line = append([]byte(nil), f.Line...)
+			s.pending = append(s.pending, c)
+			return nil
+		}
+		s.fallback()
+		if s.v == nil {
+			return nil
+		}
+	}
+	out := s.drain()
+	return append(out, s.v.Check(f)...)
+}
+
+// fallback picks a version when the session never said which: the recording's
+// header, else the newest embedded one.
+func (s *sessionValidator) fallback() {
+	if s.codex != "" {
+		if err := s.choose(s.codex, "recording header"); err == nil {
+			return
+		}
+	}
+	emb := schema.Embedded()
+	s.notes = append(s.notes, fmt.Sprintf("the session never said its codex version; validating against %s, the newest embedded", emb[len(emb)-1]))
+	if err := s.choose(emb[len(emb)-1], "newest embedded"); err != nil {
+		s.notes = append(s.notes, err.Error())
+	}
+}
+
+func (s *sessionValidator) drain() []schema.Finding {
+	var out []schema.Finding
+	for i := range s.pending {
+		out = append(out, s.v.Check(&s.pending[i])...)
+	}
+	s.pending = nil
+	return out
+}
+
+// finish checks frames still waiting for a version.
+func (s *sessionValidator) finish() []schema.Finding {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	if s.v == nil {
+		s.fallback()
+	}
+	if s.v == nil {
+		return nil
+	}
+	return s.drain()
+}
