@@ -43,7 +43,7 @@ func TestFixturesClean(t *testing.T) {
 	for _, path := range files {
 		rel, _ := filepath.Rel(*fixturesDir, path)
 		t.Run(rel, func(t *testing.T) {
-			res, err := (&check.Checker{}).CheckFile(path)
+			res, err := (&check.Checker{Schema: check.SchemaValidator("", "")}).CheckFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -133,6 +133,9 @@ func findingLine(f Finding) string {
 	if f.Item != "" {
 		b.WriteString(" item " + f.Item)
 	}
+	if strings.HasPrefix(f.Rule, RuleSchema+"/") && f.Method != "" {
+		b.WriteString(" " + f.Dir + " " + f.Method)
+	}
 	if f.Pointer != "" {
 		b.WriteString(" at " + f.Pointer)
 	}

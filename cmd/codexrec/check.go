@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"codexrec/check"
-	"codexrec/recorder"
 )
 
 func init() {
@@ -27,6 +26,8 @@ type checkConfig struct {
 	failOn    string
 	disable   multiFlag
 	listRules bool
+	version   string
+	schemaDir string
 }
 
 func checkFlags(fs *flag.FlagSet) any {
@@ -36,6 +37,8 @@ func checkFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when a finding has this `severity` or worse: info, warning or error")
 	fs.Var(&c.disable, "disable", "do not run `RULE` (repeatable, or comma-separated); \"schema\" disables every schema finding")
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rules with their default severity and exit")
+	fs.StringVar(&c.version, "codex-version", "", "validate against this Codex `version`'s schema instead of the recording's own")
+	fs.StringVar(&c.schemaDir, "schema-dir", "", "validate against the schema set in `DIR` (codex app-server generate-json-schema --out DIR)")
 	return c
 }
 
@@ -64,7 +67,10 @@ func runCheck(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no recording to check")
 	}
-	ck := &check.Checker{Disable: disabled, Schema: checkSchema}
+	ck := &check.Checker{Disable: disabled}
+	if !disabled[check.RuleSchema] {
+		ck.Schema = check.SchemaValidator(c.version, c.schemaDir)
+	}
 	var results []*check.Result
 	var inputErr error
 	for _, path := range args {
@@ -112,7 +118,3 @@ func writeJUnit(path string, results []*check.Result, failOn check.Severity, dis
 	}
 	return nil
 }
-
-// checkSchema chooses the schema validator for a recording. Until the schema package
-// is wired in, check reports the schema findings recorded live by record.
-var checkSchema func(h recorder.Header) (check.Validator, error)

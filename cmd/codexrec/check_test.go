@@ -188,3 +188,18 @@ func TestCheckUsageAndUnreadable(t *testing.T) {
 		t.Errorf("--list-rules: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestCheckSchema: a real 0.171.0 session against the 0.163.0 schema carries the
+// fields 0.171.0 added; check reports them as warnings from validation.
+func TestCheckSchema(t *testing.T) {
+	r := runCodexrec(t, "", nil, "check", "--codex-version", "0.163.0", *checkFixture)
+	if r.code != 0 || !bytes.Contains(r.stdout, []byte("warning schema/undeclared-field")) {
+		t.Errorf("exit %d, want 0 and schema/undeclared-field warnings\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCodexrec(t, "", nil, "check", "--codex-version", "0.163.0", "--fail-on", "warning", *checkFixture); r.code != 1 {
+		t.Errorf("--fail-on warning: exit %d, want 1", r.code)
+	}
+	if r := runCodexrec(t, "", nil, "check", "--codex-version", "0.163.0", "--disable", "schema", "--fail-on", "warning", *checkFixture); r.code != 0 {
+		t.Errorf("--disable schema: exit %d, want 0\n%s", r.code, r.stdout)
+	}
+}
