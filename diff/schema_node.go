@@ -1,0 +1,313 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// node is a JSON Schema in canonical form: what generation orders at random (anyOf
+// and oneOf variants, enum values, required names, type lists) is held as sets, prose
+// (title, description) is dropped, and nullability is a flag whichever way it was
+// spelled (type ["x","null"], an anyOf with {"type":"null"}, or null in an enum).
+type node struct {
+	ref      string   // referenced type name
+	types    []string // sorted JSON types, without "null" when nullable is set
+	nullable bool     // null is allowed besides other values
+	enum     []string // canonical JSON of each allowed value (const too), sorted
+	props    map[string]*node
+	required map[string]bool
+	items    *node
+	addl     *node             // additionalProperties as a schema
+	keywords map[string]string // format, bounds, pattern, default, additionalProperties:bool...; canonical JSON
+	variants map[string]*node  // anyOf/oneOf/allOf alternatives by variantKey
+}
+
+// parseNode canonicalises a decoded schema.
+func parseNode(v any) *node {
+	m, ok := v.(map[string]any)
+	if !ok {
+		// true/false schemas.
+		return &node{keywords: map[string]string{"schema": canonical(v)}}
+	}
+	n := &node{}
+	if all, ok := m["allOf"].([]any); ok && len(all) == 1 {
+		// allOf:[X] wraps a reference to attach a description or default: it is X.
+		inner := parseNode(all[0])
+		n = inner
+	}
+	for k, val := range m {
+		switch k {
+		case "$ref":
+			s, _ := val.(string)
+			n.ref = path.Base(s)
+		case "type":
+			switch t := val.(type) {
+			case string:
+				n.types = []string{t}
+			case []any:
+				for _, e := range t {
+					if s, ok := e.(string); ok {
+						n.types = append(n.types, s)
+					}
+				}
+			}
+		case "enum":
+			vals, _ := val.([]any)
+			for _, e := range vals {
+				n.enum = append(n.enum, canonical(e))
+			}
+		case "const":
+			n.enum = append(n.enum, canonical(val))
+		case "properties":
+			props, _ := val.(map[string]any)
+			n.props = make(map[string]*node, len(props))
+			for name, p := range props {
+				n.props[name] = parseNode(p)
+			}
+		case "required":
+			req, _ := val.([]any)
+			n.required = map[string]bool{}
+			for _, r := range req {
+				if s, ok := r.(string); ok {
+					n.required[s] = true
+				}
+			}
+		case "items":
+			n.items = parseNode(val)
+		case "additionalProperties":
+			if _, isBool := val.(bool); isBool {
+				n.setKeyword(k, canonical(val))
+			} else {
+				n.addl = parseNode(val)
+			}
+		case "anyOf", "oneOf":
+			for _, e := range val.([]any) {
+				n.addVariant(parseNode(e))
+			}
+		case "allOf":
+			if all := val.([]any); len(all) > 1 {
+				for _, e := range all {
+					n.addVariant(parseNode(e))
+				}
+			}
+		case "title", "description", "$schema", "definitions", "examples":
+			// Prose and containers: not part of the type.
+		default:
+			n.setKeyword(k, canonical(val))
+		}
+	}
+	n.normalizeNull()
+	n.mergeEnumVariants()
+	sort.Strings(n.types)
+	sort.Strings(n.enum)
+	return n
+}
+
+func (n *node) setKeyword(k, v string) {
+	if n.keywords == nil {
+		n.keywords = map[string]string{}
+	}
+	n.keywords[k] = v
+}
+
+func (n *node) addVariant(v *node) {
+	if n.variants == nil {
+		n.variants = map[string]*node{}
+	}
+	k := variantKey(v)
+	for i := 2; n.variants[k] != nil; i++ {
+		k = fmt.Sprintf("%s#%d", variantKey(v), i)
+	}
+	n.variants[k] = v
+}
+
+// normalizeNull turns every spelling of "or null" into the nullable flag, and an
+// anyOf of one type and null into that type.
+func (n *node) normalizeNull() {
+	if len(n.types) > 1 {
+		if i := indexOf(n.types, "null"); i >= 0 {
+			n.types = append(n.types[:i:i], n.types[i+1:]...)
+			n.nullable = true
+		}
+	}
+	if len(n.enum) > 1 {
+		if i := indexOf(n.enum, "null"); i >= 0 {
+			n.enum = append(n.enum[:i:i], n.enum[i+1:]...)
+			n.nullable = true
+		}
+	}
+	if null, ok := n.variants["type:null"]; ok && len(n.variants) > 1 && null.isBareNull() {
+		delete(n.variants, "type:null")
+		n.nullable = true
+		if len(n.variants) == 1 && n.ref == "" && n.types == nil && n.props == nil && n.enum == nil && n.items == nil {
+			for _, only := range n.variants {
+				nullable, keywords := true, n.keywords
+				*n = *only
+				n.nullable = nullable
+				for k, v := range keywords {
+					n.setKeyword(k, v)
+				}
+			}
+		}
+	}
+}
+
+// mergeEnumVariants merges a union's plain-enum variants of one type (the generator
+// emits one per documented group of values) into one enum variant, keyed "enum"; a
+// union of nothing but such values becomes a plain enum.
+func (n *node) mergeEnumVariants() {
+	if len(n.variants) < 2 || n.ref != "" {
+		return
+	}
+	var merged *node
+	for _, k := range sortedKeys(n.variants) {
+		v := n.variants[k]
+		if v.enum == nil || v.ref != "" || v.props != nil || v.variants != nil || v.items != nil || len(v.types) > 1 {
+			continue
+		}
+		if merged != nil && strings.Join(merged.types, "|") != strings.Join(v.types, "|") {
+			return // enums of different types stay apart
+		}
+		if merged == nil {
+			merged = &node{types: v.types}
+		}
+		merged.enum = append(merged.enum, v.enum...)
+		merged.nullable = merged.nullable || v.nullable
+		delete(n.variants, k)
+	}
+	if merged == nil {
+		return
+	}
+	sort.Strings(merged.enum)
+	if len(n.variants) == 0 && n.props == nil && n.enum == nil {
+		n.variants = nil
+		n.enum = merged.enum
+		n.nullable = n.nullable || merged.nullable
+		if n.types == nil {
+			n.types = merged.types
+		}
+		return
+	}
+	n.variants["enum"] = merged
+}
+
+func (n *node) isBareNull() bool {
+	return len(n.types) == 1 && n.types[0] == "null" && n.props == nil && n.enum == nil && n.ref == ""
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// variantKey identifies an alternative across versions: by the type it references,
+// by its tag (a property with a single allowed value, such as type or method), by
+// its title, by its only type, or else by its canonical form.
+func variantKey(v *node) string {
+	if v.ref != "" {
+		return "ref:" + v.ref
+	}
+	for _, tag := range []string{"type", "method", "kind"} {
+		if p := v.props[tag]; p != nil && len(p.enum) == 1 {
+			return tag + "=" + strings.Trim(p.enum[0], `"`)
+		}
+	}
+	names := make([]string, 0, len(v.props))
+	for name, p := range v.props {
+		if len(p.enum) == 1 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		return names[0] + "=" + strings.Trim(v.props[names[0]].enum[0], `"`)
+	}
+	if len(v.props) == 1 && len(v.required) == 1 {
+		// Externally tagged enums: {"properties":{"exec":{...}},"required":["exec"]}.
+		for name := range v.props {
+			return "{" + name + "}"
+		}
+	}
+	if len(v.types) == 1 && v.props == nil && v.enum == nil {
+		return "type:" + v.types[0]
+	}
+	if len(v.enum) > 0 && len(v.types) <= 1 {
+		// A group of plain values: matched as one, so new values show as enum changes.
+		return "enum"
+	}
+	return "schema:" + v.String()
+}
+
+// String is a canonical rendering of the node, for keys and short displays.
+func (n *node) String() string {
+	var b strings.Builder
+	n.write(&b)
+	return b.String()
+}
+
+func (n *node) write(b *strings.Builder) {
+	b.WriteByte('{')
+	if n.ref != "" {
+		b.WriteString("$ref:" + n.ref + ";")
+	}
+	if len(n.types) > 0 {
+		b.WriteString("type:" + strings.Join(n.types, "|") + ";")
+	}
+	if n.nullable {
+		b.WriteString("nullable;")
+	}
+	if len(n.enum) > 0 {
+		b.WriteString("enum:" + strings.Join(n.enum, ",") + ";")
+	}
+	for _, k := range sortedKeys(n.keywords) {
+		b.WriteString(k + ":" + n.keywords[k] + ";")
+	}
+	for _, k := range sortedKeys(n.props) {
+		if n.required[k] {
+			b.WriteString("!")
+		}
+		b.WriteString(k + ":")
+		n.props[k].write(b)
+		b.WriteByte(';')
+	}
+	if n.items != nil {
+		b.WriteString("items:")
+		n.items.write(b)
+		b.WriteByte(';')
+	}
+	if n.addl != nil {
+		b.WriteString("additional:")
+		n.addl.write(b)
+		b.WriteByte(';')
+	}
+	for _, k := range sortedKeys(n.variants) {
+		b.WriteString("|" + k + ":")
+		n.variants[k].write(b)
+	}
+	b.WriteByte('}')
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// canonical renders a decoded JSON value with sorted keys (encoding/json sorts maps).
+func canonical(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}
