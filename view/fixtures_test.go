@@ -35,14 +35,10 @@ func fixtures(t *testing.T) []string {
 	return out
 }
 
-// fixture reads one committed recording, e.g. fixture(t, "0.171.0/approvals.jsonl").
+// fixture reads one committed recording, e.g. fixture(t, "0.171.0/approval-accept.jsonl").
 func fixture(t *testing.T, rel string) *recorder.Recording {
 	t.Helper()
-	if dev := os.Getenv("VIEW_DEV_RECORDING"); dev != "" {
-		rel = dev
-	} else {
-		rel = filepath.Join(fixtureDir, rel)
-	}
+	rel = filepath.Join(fixtureDir, rel)
 	if _, err := os.Stat(rel); err != nil {
 		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
 			t.Fatal(err)

@@ -58,7 +58,7 @@ func largeRecording(t *testing.T, src *recorder.Recording, size int64) *recorder
 // building a row per frame up front, grow as it scrolls, and filter. Load and filter
 // times are logged against the small page's as a baseline measured in the same run.
 func TestPageLargeRecording(t *testing.T) {
-	src := fixture(t, "0.171.0/approvals.jsonl")
+	src := fixture(t, "0.171.0/approval-accept.jsonl")
 	big := largeRecording(t, src, 10<<20)
 	smallURL, _ := writePage(t, src, "small.html")
 	bigURL, bigPath := writePage(t, big, "large.html")

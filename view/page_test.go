@@ -15,7 +15,7 @@ import (
 // expands a frame, filters, navigates by keyboard and collapses a turn, asserting on
 // the DOM at each step; a screenshot is kept as an artifact.
 func TestPageInBrowser(t *testing.T) {
-	rec := fixture(t, "0.171.0/approvals.jsonl")
+	rec := fixture(t, "0.171.0/approval-accept.jsonl")
 	// The capture records no schema findings or redactions for a clean session, so
 	// one of each is added here on real frames, to see them highlighted.
 	approval := seqOf(t, rec, wire.ServerToClient, "item/commandExecution/requestApproval")
@@ -73,7 +73,8 @@ func TestPageInBrowser(t *testing.T) {
 	var same bool
 	if err := b.Exec(&same, `var d = document.querySelector('.row[data-seq="1"] + .detail pre.json').textContent;
 		var data = JSON.parse(document.getElementById('codexrec-data').textContent);
-		return JSON.stringify(JSON.parse(d)) === JSON.stringify(JSON.parse(data.sessions[0].frames[0].j));`); err != nil || !same {
+		var f = data.sessions[0].frames.find(function (f) { return f.d && f.s === 1; });
+		return JSON.stringify(JSON.parse(d)) === JSON.stringify(JSON.parse(f.j));`); err != nil || !same {
 		t.Errorf("expanded JSON differs from the recorded message (err %v)", err)
 	}
 

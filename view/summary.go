@@ -114,6 +114,18 @@ func summarizeParams(method string, p gjson.Result) string {
 		return "warning: " + p.Get("message").Str
 	case "configWarning":
 		return "config warning: " + p.Get("summary").Str
+	case "turn/diff/updated":
+		var files []string
+		for _, l := range strings.Split(p.Get("diff").Str, "\n") {
+			if f, ok := strings.CutPrefix(l, "+++ "); ok {
+				files = append(files, strings.TrimPrefix(f, "b/"))
+			}
+		}
+		return join("diff", strings.Join(files, ", "))
+	case "account/rateLimits/updated":
+		return join("rate limits", p.Get("rateLimits.limitId").Str)
+	case "deprecationNotice":
+		return "deprecation: " + p.Get("summary").Str
 	case "mcpServer/startupStatus/updated", "mcpServer/status/updated":
 		return join(p.Get("name").Str, p.Get("status").Str)
 	}
@@ -129,6 +141,8 @@ func summarizeResult(method string, r gjson.Result) string {
 		return join("thread "+r.Get("thread.id").Str, r.Get("model").Str)
 	case "turn/start":
 		return "turn " + r.Get("turn.id").Str
+	case "turn/steer":
+		return "turn " + r.Get("turnId").Str
 	case "item/commandExecution/requestApproval", "item/fileChange/requestApproval",
 		"execCommandApproval", "applyPatchApproval", "item/permissions/requestApproval":
 		return "decision " + decision(r.Get("decision"))
@@ -244,6 +258,10 @@ func compact(v gjson.Result) string {
 	var b strings.Builder
 	n := 0
 	v.ForEach(func(k, x gjson.Result) bool {
+		switch k.Str {
+		case "threadId", "turnId", "itemId":
+			return true // shown by the grouping
+		}
 		if n > 0 {
 			b.WriteString(" ")
 		}

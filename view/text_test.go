@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"codexrec/internal/wire"
 	"codexrec/view"
 )
 
@@ -32,7 +33,7 @@ func TestMatchMethod(t *testing.T) {
 
 // TestShowOptions runs the renderer's options over a real approvals session.
 func TestShowOptions(t *testing.T) {
-	rel := "0.171.0/approvals.jsonl"
+	rel := "0.171.0/approval-accept.jsonl"
 	rec := fixture(t, rel)
 	path := rec.Name
 	plain := renderText(t, path, rel, view.Text{})
@@ -66,7 +67,8 @@ func TestShowOptions(t *testing.T) {
 	}
 
 	raw := renderText(t, path, rel, view.Text{Raw: true, Methods: []string{"initialize"}})
-	if !strings.Contains(raw, `{"id":1,"method":"initialize"`) {
+	first := string(wire.Content(rec.Frames()[0].Line))
+	if !strings.Contains(raw, " "+first+"\n") {
 		t.Errorf("--raw does not print the exact message:\n%s", raw)
 	}
 
