@@ -293,4 +293,3 @@ func TestReplayRoundTrip(t *testing.T) {
 		}
 	}
 }
-
