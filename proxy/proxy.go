@@ -27,12 +27,17 @@ type Proxy struct {
 	// stops further calls to it and is returned by Run; forwarding goes on.
 	Tap func(*wire.Frame) error
 
-	// Idle, when set, is called whenever the tap has caught up with the queue: the
-	// moment to flush buffered output without slowing down a burst.
+	// Idle, when set, is called once no frame has reached the tap for IdleDelay (and
+	// when the session ends): the moment to flush buffered output, so a reader
+	// following the recording lags by at most IdleDelay while a burst costs one flush.
 	Idle func() error
 
-	// QueueSize bounds the frames waiting for Tap; when full, reading stops until the
-	// tap catches up. Zero means DefaultQueueSize.
+	// IdleDelay is the quiet time before Idle runs. Zero means 5ms.
+	IdleDelay time.Duration
+
+	// QueueSize bounds the reads waiting for Tap (each read's complete lines travel
+	// together, at most 256 KB of them); when full, reading stops until the tap
+	// catches up. Zero means DefaultQueueSize.
 	QueueSize int
 
 	// Signals, when set, delivers signals to forward to the child (SIGINT, SIGTERM,
@@ -96,8 +101,14 @@ func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer
 		return Result{}, fmt.Errorf("%w: %s: %w", ErrStart, cmd.Path, err)
 	}
 	closeAll(inR, outW, errW)
+	// Blocking descriptors: each pump then waits in its own read(2) and wakes the moment
+	// data arrives, instead of waiting for the runtime's poller to notice. That halves
+	// the round trip through the proxy. (Fd switches a file to blocking mode.)
+	inW.Fd()
+	outR.Fd()
+	errR.Fd()
 
-	s := &session{p: p, queue: make(chan *wire.Frame, p.queueSize()), done: make(chan struct{})}
+	s := &session{p: p, queue: make(chan []*wire.Frame, p.queueSize()), done: make(chan struct{})}
 	var res Result
 	tapDone := make(chan struct{})
 	go func() { s.consume(&res); close(tapDone) }()
@@ -129,11 +140,10 @@ loop:
 			break loop
 		}
 	}
-	if !waitDone(&drained, p.drainTimeout()) {
-		outR.Close()
-		errR.Close()
-		drained.Wait()
-	}
+	// A grandchild may hold stdout or stderr open after the child exits; then the
+	// pumps stay blocked in read(2) and are abandoned (closing a blocking descriptor
+	// does not interrupt a read).
+	drainedAll := waitDone(&drained, p.drainTimeout())
 	// The client pump may still be blocked reading the client; it drops what it reads
 	// from now on, since nothing can reach the child any more.
 	s.stop()
@@ -141,7 +151,9 @@ loop:
 	outR.Close()
 	errR.Close()
 	inW.Close()
-	res.ClientErr = clientErr
+	if drainedAll {
+		res.ClientErr = clientErr
+	}
 	res.ExitCode, res.KilledBy = exitStatus(cmd.ProcessState)
 	return res, nil
 }
@@ -151,6 +163,13 @@ func (p *Proxy) queueSize() int {
 		return p.QueueSize
 	}
 	return DefaultQueueSize
+}
+
+func (p *Proxy) idleDelay() time.Duration {
+	if p.IdleDelay > 0 {
+		return p.IdleDelay
+	}
+	return 5 * time.Millisecond
 }
 
 func (p *Proxy) drainTimeout() time.Duration {

@@ -12,14 +12,14 @@ import (
 // session is the state of one Run shared by its goroutines.
 type session struct {
 	p     *Proxy
-	queue chan *wire.Frame
-	done  chan struct{} // closed once no more frames may be queued
-	mu    sync.RWMutex  // held for reading while queueing, so stop cannot close queue mid-send
+	queue chan []*wire.Frame // lines read together travel together
+	done  chan struct{}      // closed once no more frames may be queued
+	mu    sync.RWMutex       // held for reading while queueing, so stop cannot close queue mid-send
 }
 
-// enqueue hands a copy of line to the tap, blocking while the queue is full. It
-// reports false once the session is over.
-func (s *session) enqueue(dir wire.Direction, line []byte, at time.Time) bool {
+// enqueue hands frames to the tap, blocking while the queue is full. It reports
+// false once the session is over.
+func (s *session) enqueue(frames []*wire.Frame) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	select {
@@ -27,9 +27,8 @@ func (s *session) enqueue(dir wire.Direction, line []byte, at time.Time) bool {
 		return false
 	default:
 	}
-	f := &wire.Frame{Dir: dir, Line: line, Time: at.Sub(s.p.Start)}
 	select {
-	case s.queue <- f:
+	case s.queue <- frames:
 		return true
 	case <-s.done:
 		return false
@@ -44,22 +43,54 @@ func (s *session) stop() {
 	s.mu.Unlock()
 }
 
-// consume taps frames in queue order, numbering and pairing them.
+// consume taps frames in queue order, numbering and pairing them. Idle runs once the
+// tap has had no new frame for IdleDelay, so a burst costs one flush, not one per frame.
 func (s *session) consume(res *Result) {
 	var pairer wire.Pairer
-	for f := range s.queue {
-		s.p.seq++
-		f.Seq = s.p.seq
-		if f.Dir != wire.Stderr {
-			f.Msg = wire.Classify(f.Line)
-			pairer.Observe(f.Dir, &f.Msg)
-		}
-		if s.p.Tap != nil && res.TapErr == nil {
-			res.TapErr = s.p.Tap(f)
-		}
-		if s.p.Idle != nil && len(s.queue) == 0 && res.TapErr == nil {
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	dirty := false
+	callIdle := func() {
+		dirty = false
+		if s.p.Idle != nil && res.TapErr == nil {
 			res.TapErr = s.p.Idle()
 		}
+	}
+	for {
+		var batch []*wire.Frame
+		var ok bool
+		if dirty {
+			select {
+			case batch, ok = <-s.queue:
+			case <-idle.C:
+				callIdle()
+				continue
+			}
+		} else {
+			batch, ok = <-s.queue
+		}
+		if !ok {
+			break
+		}
+		for _, f := range batch {
+			s.p.seq++
+			f.Seq = s.p.seq
+			if f.Dir != wire.Stderr {
+				f.Msg = wire.Classify(f.Line)
+				pairer.Observe(f.Dir, &f.Msg)
+			}
+			if s.p.Tap != nil && res.TapErr == nil {
+				res.TapErr = s.p.Tap(f)
+			}
+		}
+		if !dirty {
+			dirty = true
+			idle.Reset(s.p.idleDelay())
+		}
+	}
+	idle.Stop()
+	if dirty {
+		callIdle()
 	}
 }
 
@@ -68,38 +99,52 @@ func (s *session) consume(res *Result) {
 func (s *session) pumpClient(client io.Reader, childIn *os.File, eof chan<- struct{}) {
 	defer close(eof)
 	defer childIn.Close()
-	r := wire.NewReader(client)
-	broken := false
-	for {
-		line, err := r.ReadLine()
-		if len(line) > 0 {
-			if !s.enqueue(wire.ClientToServer, line, time.Now()) {
-				return
-			}
-			if !broken {
-				if _, werr := childIn.Write(line); werr != nil {
-					broken = true // the child closed its stdin; keep reading so its exit decides the end
-				}
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
+	s.pump(client, wire.ClientToServer, childIn, true)
 }
 
 // pumpOut forwards one of the child's output streams to w until EOF. When w fails
 // (the client stopped reading) it keeps draining and tapping, and returns the error.
 func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error {
+	return s.pump(src, dir, w, false)
+}
+
+// maxBatch bounds the complete lines gathered into one write.
+const maxBatch = 256 << 10
+
+// pump reads lines from src, queues them for the tap, then writes them to w. Lines
+// that are already complete in the read buffer are queued and written together: none
+// of them waits for anything, and the syscalls and hand-offs per line drop to what a
+// plain cat makes. stopOnEnd says to stop reading once the session is over (the
+// client side: nothing can reach the child any more).
+func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
 	r := wire.NewReader(src)
 	var werr error
+	var frames []*wire.Frame
+	var size int
+	var buf []byte
 	for {
 		line, err := r.ReadLine()
 		if len(line) > 0 {
-			s.enqueue(dir, line, time.Now())
-			if werr == nil && w != nil {
-				_, werr = w.Write(line)
+			frames = append(frames, &wire.Frame{Dir: dir, Line: line, Time: time.Since(s.p.Start)})
+			size += len(line)
+			if err == nil && size < maxBatch && r.LineBuffered() {
+				continue
 			}
+			if !s.enqueue(frames) && stopOnEnd {
+				return werr
+			}
+			if werr == nil && w != nil {
+				out := line
+				if len(frames) > 1 {
+					buf = buf[:0]
+					for _, f := range frames {
+						buf = append(buf, f.Line...)
+					}
+					out = buf
+				}
+				_, werr = w.Write(out)
+			}
+			frames, size = nil, 0
 		}
 		if err != nil {
 			return werr

@@ -131,7 +131,20 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 			b = appendString(b, string(content))
 		}
 		b = append(b, `,"msg":`...)
-		b = append(b, msg...)
+		// The message goes to the buffered writer as is: copying a 200 KB delta into
+		// b first would only add a copy.
+		w.buf = b
+		w.frames[f.Dir.String()]++
+		if _, err := w.bw.Write(b); err != nil {
+			return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
+		}
+		if _, err := w.bw.Write(msg); err != nil {
+			return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
+		}
+		if _, err := w.bw.WriteString("}\n"); err != nil {
+			return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
+		}
+		return nil
 	case utf8.Valid(content):
 		b = append(b, `,"raw":`...)
 		b = appendString(b, string(content))

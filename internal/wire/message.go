@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 
@@ -79,33 +80,31 @@ func Classify(line []byte) Message {
 	if !utf8.Valid(content) {
 		return Message{Kind: KindRaw, Reason: ReasonInvalidUTF8}
 	}
-	if !gjson.ValidBytes(content) {
+	top, isObject, ok := scanMessage(content)
+	if !ok {
 		return Message{Kind: KindRaw, Reason: ReasonNotJSON}
 	}
-	switch content[first] {
-	case '{':
-	case '[':
-		return Message{Kind: KindRaw, Reason: ReasonBatch}
-	default:
+	if !isObject {
+		if content[first] == '[' {
+			return Message{Kind: KindRaw, Reason: ReasonBatch}
+		}
 		return Message{Kind: KindRaw, Reason: ReasonNotObject}
 	}
 	var m Message
-	var hasID, hasResult, hasError, hasMethod bool
-	gjson.ParseBytes(content).ForEach(func(key, value gjson.Result) bool {
-		switch key.Str {
-		case "method":
-			hasMethod = value.Type == gjson.String
-			m.Method = value.Str
-		case "id":
-			hasID = true
-			m.ID = ID(value.Raw)
-		case "result":
-			hasResult = true
-		case "error":
-			hasError = true
+	hasMethod := top.method.end > 0 && content[top.method.start] == '"'
+	if hasMethod {
+		raw := content[top.method.start:top.method.end]
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			m.Method = gjson.ParseBytes(raw).Str
+		} else {
+			m.Method = string(raw[1 : len(raw)-1])
 		}
-		return true
-	})
+	}
+	hasID := top.id.end > 0
+	if hasID {
+		m.ID = ID(content[top.id.start:top.id.end])
+	}
+	hasResult, hasError := top.result.end > 0, top.errorV.end > 0
 	switch {
 	case hasMethod && hasID:
 		m.Kind = KindRequest

@@ -1,7 +1,10 @@
 package wire_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"codexrec/internal/wire"
 )
@@ -102,6 +105,32 @@ func FuzzClassify(f *testing.F) {
 		}
 		if (m.Kind == wire.KindRequest || m.Kind == wire.KindResponse || m.Kind == wire.KindError) && m.ID == "" {
 			t.Fatalf("%v without an id: %q", m.Kind, line)
+		}
+	})
+}
+
+// FuzzClassifyAgreesWithEncodingJSON checks the one-pass validator against
+// encoding/json: a line is JSON exactly when encoding/json says so.
+func FuzzClassifyAgreesWithEncodingJSON(f *testing.F) {
+	for _, s := range []string{`{"a":"\u00zz"}`, `{"a":1e}`, `{"a":-0.5E+3}`, `{"a":"x\"y"}`, `[1,2,]`, `{"a":tru}`,
+		`{"method":"m\u0041","id":1}`, "{\"a\":\"\t\"}", `{"a":"0123456789abcdef\\"}`, `01`, `{"a":[{"b":null}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !utf8.Valid(line) || bytes.IndexByte(line, '\n') >= 0 {
+			return
+		}
+		m := wire.Classify(line)
+		isJSON := !(m.Kind == wire.KindRaw && (m.Reason == wire.ReasonNotJSON || m.Reason == wire.ReasonBlank))
+		if isJSON != json.Valid(line) {
+			t.Fatalf("Classify(%q) = %+v, encoding/json.Valid = %v", line, m, json.Valid(line))
+		}
+		if m.Kind == wire.KindRequest || m.Kind == wire.KindNotification {
+			var v struct{ Method string }
+			json.Unmarshal(line, &v)
+			if v.Method != m.Method {
+				t.Fatalf("method %q, encoding/json says %q", m.Method, v.Method)
+			}
 		}
 	})
 }

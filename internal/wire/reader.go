@@ -14,8 +14,9 @@ type Reader struct {
 	br *bufio.Reader
 }
 
-// ReadBufferSize is the size of the read buffer; longer lines are assembled across reads.
-const ReadBufferSize = 64 << 10
+// ReadBufferSize is the size of the read buffer; longer lines are assembled across
+// reads. Large enough that a 200 KB output delta is read without reassembly.
+const ReadBufferSize = 1 << 20
 
 // NewReader returns a Reader on r.
 func NewReader(r io.Reader) *Reader {
@@ -46,9 +47,12 @@ func (r *Reader) ReadLine() ([]byte, error) {
 	return buf, err
 }
 
-// Buffered reports whether a complete or partial next line is already buffered, so a
-// caller can decide to delay a flush.
-func (r *Reader) Buffered() int { return r.br.Buffered() }
+// LineBuffered reports whether a complete next line is already buffered, so that a
+// caller can forward it together with the current one without waiting for anything.
+func (r *Reader) LineBuffered() bool {
+	b, _ := r.br.Peek(r.br.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
+}
 
 // Content is line without its trailing newline.
 func Content(line []byte) []byte {

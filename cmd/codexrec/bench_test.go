@@ -1,0 +1,123 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"codexrec/recorder"
+)
+
+// trafficMix is app-server-like traffic: mostly small notifications and deltas, and
+// one 200 KB command output delta in every 100 messages.
+func trafficMix() (data []byte, msgs int) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var b bytes.Buffer
+	for i := range 1000 {
+		switch {
+		case i%100 == 99:
+			out := strings.Repeat("output line of a long-running command\\n", 200_000/40)
+			fmt.Fprintf(&b, `{"method":"item/commandExecution/outputDelta","params":{"threadId":"01a226dd-027d-7b30-b455-5b5bc11ec58d","turnId":"01a226dd-1111-7b30-b455-5b5bc11ec58d","itemId":"call_%d","delta":"%s"},"emittedAtMs":1795948348018}`+"\n", i, out)
+		case i%3 == 0:
+			fmt.Fprintf(&b, `{"method":"item/agentMessage/delta","params":{"threadId":"01a226dd-027d-7b30-b455-5b5bc11ec58d","turnId":"01a226dd-1111-7b30-b455-5b5bc11ec58d","itemId":"msg_%d","delta":"word%d "},"emittedAtMs":1795948348018}`+"\n", i, rng.IntN(1000))
+		default:
+			fmt.Fprintf(&b, `{"method":"thread/tokenUsage/updated","params":{"threadId":"01a226dd-027d-7b30-b455-5b5bc11ec58d","turnId":"01a226dd-1111-7b30-b455-5b5bc11ec58d","tokenUsage":{"total":{"totalTokens":%d,"inputTokens":10,"cachedInputTokens":0,"outputTokens":5,"reasoningOutputTokens":0}}},"emittedAtMs":1795948348018}`+"\n", rng.IntN(100000))
+		}
+		msgs++
+	}
+	return b.Bytes(), msgs
+}
+
+// pipeCommand is the process under test: a bare cat, or cat under codexrec record.
+func pipeCommand(b *testing.B, mode string) (*exec.Cmd, string) {
+	switch mode {
+	case "cat":
+		return exec.Command("cat"), ""
+	case "record":
+		out := filepath.Join(b.TempDir(), "bench.jsonl")
+		return exec.Command(codexrecBin, "record", "--force", "-o", out, "--", "cat"), out
+	}
+	b.Fatalf("unknown mode %s", mode)
+	return nil, ""
+}
+
+// BenchmarkPipe pushes the traffic mix through a bare cat and through
+// `codexrec record -- cat` in the same run; scripts/bench.sh turns the figures into
+// ratios. Each op is one pass of the 1000-message mix.
+func BenchmarkPipe(b *testing.B) {
+	data, msgs := trafficMix()
+	for _, mode := range []string{"cat", "record"} {
+		b.Run(mode+"/throughput", func(b *testing.B) {
+			cmd, recPath := pipeCommand(b, mode)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ResetTimer()
+			go func() {
+				for range b.N {
+					stdin.Write(data)
+				}
+				stdin.Close()
+			}()
+			n, err := io.Copy(io.Discard, stdout)
+			b.StopTimer()
+			if err != nil || n != int64(len(data)*b.N) {
+				b.Fatalf("got %d bytes back, want %d (%v)", n, len(data)*b.N, err)
+			}
+			if err := cmd.Wait(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(msgs*b.N)/b.Elapsed().Seconds(), "msgs/s")
+			if recPath != "" {
+				assertNoFrameLost(b, recPath, int64(msgs*b.N))
+			}
+		})
+		b.Run(mode+"/rtt", func(b *testing.B) {
+			cmd, _ := pipeCommand(b, mode)
+			stdin, _ := cmd.StdinPipe()
+			stdoutPipe, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			stdout := bufio.NewReader(stdoutPipe)
+			line := []byte(`{"id":1,"method":"thread/start","params":{}}` + "\n")
+			rtts := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				t0 := time.Now()
+				stdin.Write(line)
+				if _, err := stdout.ReadSlice('\n'); err != nil {
+					b.Fatal(err)
+				}
+				rtts = append(rtts, time.Since(t0))
+			}
+			b.StopTimer()
+			stdin.Close()
+			cmd.Wait()
+			slices.Sort(rtts)
+			b.ReportMetric(float64(rtts[len(rtts)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(rtts[len(rtts)*99/100].Microseconds()), "p99-µs")
+		})
+	}
+}
+
+func assertNoFrameLost(b *testing.B, path string, want int64) {
+	rec, err := recorder.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if tr := rec.Trailer; tr == nil || tr.Frames["c2s"] != want || tr.Frames["s2c"] != want {
+		b.Fatalf("recording lost frames: trailer %+v, want %d each way", rec.Trailer, want)
+	}
+}
