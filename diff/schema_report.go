@@ -80,8 +80,10 @@ func CompareSchemas(old, new *SchemaSet) *SchemaReport {
 			if nm.Sender == "server" {
 				params, result = usedByServer, usedByClient
 			}
+			from := len(r.Changes)
 			r.compareRefs(c, k, "/params", om.Params, nm.Params, params)
 			r.compareRefs(c, k, "/result", om.Result, nm.Result, result)
+			r.methodSubject(from)
 		}
 	}
 	for _, name := range sortedKeys(union(old.types, new.types)) {
@@ -128,6 +130,14 @@ func (r *SchemaReport) compareRefs(c *comparer, method, path, a, b string, u usa
 	c.out = c.out[:0]
 	c.compare(path, &node{ref: a}, &node{ref: b})
 	r.classify(c.out, method, u)
+}
+
+// methodSubject marks changes whose subject is a method: their direction is in the
+// rule (params, result), not a property of the subject.
+func (r *SchemaReport) methodSubject(from int) {
+	for i := from; i < len(r.Changes); i++ {
+		r.Changes[i].Uses = ""
+	}
 }
 
 // classify gives each raw change its rule and tier. A type both sides send is judged

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"codexrec/diff"
+	"codexrec/schema"
+)
+
+// schemaCommands are the subcommands of `codexrec schema`.
+var schemaCommands = map[string]*command{}
+
+func init() {
+	register(&command{
+		name:    "schema",
+		args:    "SUBCOMMAND [flags] [args] (subcommands: diff)",
+		summary: "work with the protocol's JSON Schemas: schema diff OLD NEW compares two versions",
+		run:     runSchema,
+	})
+	schemaCommands["diff"] = &command{
+		name:    "schema diff",
+		args:    "[--json] [--fail-on TIER] [--experimental] OLD NEW",
+		summary: "compare two protocol versions (embedded versions such as 0.163.0, or folders from `codex app-server generate-json-schema`), classifying each change as breaking, warning or info for a client",
+		flags:   schemaDiffFlags,
+		run:     runSchemaDiff,
+	}
+}
+
+func runSchema(_ any, args []string, std stdio) error {
+	if len(args) == 0 {
+		return usagef("want a subcommand: %s", strings.Join(schemaCommandNames(), ", "))
+	}
+	c, ok := schemaCommands[args[0]]
+	if !ok {
+		return usagef("unknown subcommand %q (want %s)", args[0], strings.Join(schemaCommandNames(), ", "))
+	}
+	fs := newFlagSet(c, std.err)
+	var cfg any
+	if c.flags != nil {
+		cfg = c.flags(fs)
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return &exitError{code: exitUsage}
+	}
+	return c.run(cfg, fs.Args(), std)
+}
+
+func schemaCommandNames() []string {
+	var out []string
+	for n := range schemaCommands {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type schemaDiffConfig struct {
+	json, experimental, listRules bool
+	failOn, color                 string
+}
+
+func schemaDiffFlags(fs *flag.FlagSet) any {
+	c := &schemaDiffConfig{}
+	fs.BoolVar(&c.json, "json", false, "write the report as JSON")
+	fs.BoolVar(&c.experimental, "experimental", false, "compare the experimental sets (methods behind experimentalApi) instead of the stable ones")
+	fs.StringVar(&c.failOn, "fail-on", "info", "exit 1 when a change of `TIER` or worse is found: info (any change), warning, breaking, never")
+	fs.StringVar(&c.color, "color", "auto", "colour the text report: auto, always, never")
+	fs.BoolVar(&c.listRules, "list-rules", false, "list the rule ids and their tiers, then exit")
+	return c
+}
+
+func runSchemaDiff(cfg any, args []string, std stdio) error {
+	c := cfg.(*schemaDiffConfig)
+	if c.listRules {
+		for _, r := range diff.Rules() {
+			fmt.Fprintf(std.out, "%-8s %s\n", r.Tier, r.Rule)
+		}
+		return nil
+	}
+	args = schemaDiffInterleaved(args, c)
+	if len(args) != 2 {
+		return usagef("want two schema versions or folders, OLD and NEW")
+	}
+	var failOn diff.Tier
+	never := c.failOn == "never"
+	if !never {
+		t, ok := diff.ParseTier(c.failOn)
+		if !ok {
+			return usagef("--fail-on %q: want info, warning, breaking or never", c.failOn)
+		}
+		failOn = t
+	}
+	colour, err := wantColour(c.color, std)
+	if err != nil {
+		return err
+	}
+	sets := make([]*diff.SchemaSet, 2)
+	for i, a := range args {
+		if sets[i], err = loadSchemaArg(a, c.experimental); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+	}
+	r := diff.CompareSchemas(sets[0], sets[1])
+	if c.json {
+		err = r.WriteJSON(std.out)
+	} else {
+		err = r.WriteText(std.out, colour)
+	}
+	if err != nil {
+		return err
+	}
+	if worst, any := r.Worst(); any && !never && worst >= failOn {
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+// loadSchemaArg loads an existing folder as a generated schema set, anything else as
+// an embedded version.
+func loadSchemaArg(arg string, experimental bool) (*diff.SchemaSet, error) {
+	var set *schema.Set
+	var err error
+	if fi, statErr := os.Stat(arg); statErr == nil && fi.IsDir() {
+		set, err = schema.LoadDir(arg, "")
+	} else {
+		set, err = schema.Load(arg)
+		if err != nil && strings.ContainsAny(arg, `/\`) {
+			err = fmt.Errorf("%s: not a folder (%v), and not an embedded version", arg, statErr)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return diff.LoadSchemaSet(set, experimental, arg)
+}
+
+// schemaDiffInterleaved accepts --json, --experimental and --fail-on after OLD NEW.
+func schemaDiffInterleaved(args []string, c *schemaDiffConfig) []string {
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(pos, args[i+1:]...)
+		}
+		name := ""
+		if strings.HasPrefix(a, "-") {
+			name = strings.TrimPrefix(a[1:], "-")
+		}
+		switch {
+		case name == "json":
+			c.json = true
+		case name == "experimental":
+			c.experimental = true
+		case name == "fail-on" && i+1 < len(args):
+			c.failOn = args[i+1]
+			i++
+		case strings.HasPrefix(name, "fail-on="):
+			c.failOn = name[len("fail-on="):]
+		default:
+			pos = append(pos, a)
+		}
+	}
+	return pos
+}
