@@ -45,13 +45,13 @@ type captureConfig struct {
 	list         bool
 	timeout      time.Duration
 	exts         []recordExtension
+	versionFlag  flag.Value // --codex-version when validation defined it
 }
 
 func captureFlags(fs *flag.FlagSet) any {
 	c := &captureConfig{}
 	fs.StringVar(&c.scenario, "scenario", "", "shipped scenario `NAME` ("+strings.Join(fixtures.Names(), ", ")+") or a scenario FILE")
 	fs.StringVar(&c.codex, "codex", "", "the codex binary to run (default: the pinned one for --codex-version)")
-	fs.StringVar(&c.codexVersion, "codex-version", codexbin.Newest, "pinned codex `VERSION` to run, installed by scripts/install-codex.sh")
 	fs.StringVar(&c.out, "o", "", "write the recording to `FILE` (required)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.keepFailed, "keep-failed", false, "publish the recording even when the scenario failed (its trailer says why)")
@@ -60,6 +60,14 @@ func captureFlags(fs *flag.FlagSet) any {
 	fs.DurationVar(&c.timeout, "timeout", fixtures.DefaultTimeout, "how long to wait for each step (a response, a notification, an exit)")
 	for _, e := range recordExtensions {
 		c.exts = append(c.exts, e.new(fs))
+	}
+	// Validation already names the schema version with --codex-version; in a capture
+	// the binary's version and the schema's are one, so the flag picks both.
+	if f := fs.Lookup("codex-version"); f != nil {
+		c.versionFlag = f.Value
+		f.Usage = "run the pinned codex `VERSION` installed by scripts/install-codex.sh, and validate against its schema (default " + codexbin.Newest + ")"
+	} else {
+		fs.StringVar(&c.codexVersion, "codex-version", "", "run the pinned codex `VERSION` installed by scripts/install-codex.sh (default "+codexbin.Newest+")")
 	}
 	return c
 }
@@ -85,6 +93,15 @@ func runCapture(cfg any, args []string, std stdio) error {
 	sc, err := fixtures.Load(c.scenario)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if c.versionFlag != nil {
+		c.codexVersion = c.versionFlag.String()
+	}
+	if c.codex != "" && c.codexVersion != "" {
+		return usagef("--codex and --codex-version exclude each other")
+	}
+	if c.codexVersion == "" {
+		c.codexVersion = codexbin.Newest
 	}
 	bin := c.codex
 	if bin == "" {
