@@ -22,6 +22,7 @@ func init() {
 }
 
 type sanitizeConfig struct {
+	fs      *flag.FlagSet
 	out     string
 	force   bool
 	noMaps  bool
@@ -29,7 +30,7 @@ type sanitizeConfig struct {
 }
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
-	c := &sanitizeConfig{}
+	c := &sanitizeConfig{fs: fs}
 	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
@@ -39,6 +40,10 @@ func sanitizeCmdFlags(fs *flag.FlagSet) any {
 
 func runSanitize(cfg any, args []string, std stdio) error {
 	c := cfg.(*sanitizeConfig)
+	args, err := parseInterspersed(c.fs, args)
+	if err != nil {
+		return usagef("%v", err)
+	}
 	if len(args) != 1 {
 		return usagef("want exactly one recording to sanitize")
 	}
@@ -47,7 +52,6 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	}
 	cwd := ""
 	if !c.noMaps {
-		var err error
 		if cwd, err = os.Getwd(); err != nil {
 			return err
 		}
@@ -141,4 +145,25 @@ func copySanitized(rd *recorder.Reader, w *recorder.Writer, ext *sanitizeExtensi
 			return fmt.Errorf("%s entry of seq %d: %w", e.Type, e.Seq, err)
 		}
 	}
+}
+
+// parseInterspersed parses flags that follow positional arguments ("IN -o OUT"), which
+// the flag package leaves in args, and returns the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		if len(args[0]) > 1 && args[0][0] == '-' {
+			if err := fs.Parse(args); err != nil {
+				return nil, err
+			}
+			args = fs.Args()
+			continue
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	return pos, nil
 }

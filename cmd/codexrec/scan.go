@@ -14,19 +14,29 @@ func init() {
 		args:    "[flags] FILE...",
 		summary: "run the leak guard on recordings (or any text files): exit 3 when something secret-shaped is found",
 		flags: func(fs *flag.FlagSet) any {
-			s := &sanitizeFlags{}
-			s.register(fs, false)
-			return s
+			c := &scanConfig{fs: fs}
+			c.flags.register(fs, false)
+			return c
 		},
 		run: runScan,
 	})
 }
 
+type scanConfig struct {
+	fs    *flag.FlagSet
+	flags sanitizeFlags
+}
+
 func runScan(cfg any, args []string, std stdio) error {
+	c := cfg.(*scanConfig)
+	args, err := parseInterspersed(c.fs, args)
+	if err != nil {
+		return usagef("%v", err)
+	}
 	if len(args) == 0 {
 		return usagef("no file to scan")
 	}
-	opts, _, err := cfg.(*sanitizeFlags).options("")
+	opts, _, err := c.flags.options("")
 	if err != nil {
 		return usagef("%v", err)
 	}
