@@ -77,12 +77,24 @@ func LoadFile(path string, segment int) (*Script, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	return Load(f, path, segment)
+	hint := 0
+	if fi, err := f.Stat(); err == nil {
+		hint = int(fi.Size() / bytesPerFrame)
+	}
+	return load(f, path, segment, hint)
 }
+
+// bytesPerFrame is about what a frame takes in a recording, to size the script's
+// slices from a file's size instead of growing them frame by frame.
+const bytesPerFrame = 512
 
 // Load reads a recording from r through the recorder's reader and builds the script
 // of one segment (1-based; 0 means the first). name is used in messages.
 func Load(r io.Reader, name string, segment int) (*Script, error) {
+	return load(r, name, segment, 0)
+}
+
+func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 	if segment < 0 {
 		return nil, fmt.Errorf("replay %s: segment %d: %w", name, segment, ErrNoSegment)
 	}
@@ -93,7 +105,7 @@ func Load(r io.Reader, name string, segment int) (*Script, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := builder{sc: &Script{Name: name, Segment: segment},
+	b := builder{sc: &Script{Name: name, Segment: segment, Server: make([]ServerFrame, 0, hint)},
 		pendingC: map[wire.ID]int{}, pendingS: map[wire.ID]int{}}
 	cur, started := 1, false
 	for {
