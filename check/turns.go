@@ -17,6 +17,7 @@ const closedMemory = 256
 type item struct {
 	kind               string
 	started, completed int64 // frame seqs, 0 when not seen
+	stray              int64 // the first event for the item while it was not started
 }
 
 type turn struct {
@@ -326,7 +327,14 @@ func (s *state) turnEvent(e *recorder.Entry, p params) {
 	switch m {
 	case "item/started":
 		id := p.item.Get("id").Str
-		if it := tr.items[id]; it != nil {
+		if it := tr.items[id]; it != nil && it.started == 0 && it.completed == 0 {
+			// Its events came first (reported as delta-without-item); the start is late.
+			it.kind, it.started = intern(p.item.Get("type").Str), e.Seq
+			tr.itemOrder = append(tr.itemOrder, strings.Clone(id))
+			s.report(Finding{Rule: RuleItemOrder, Seqs: []int64{e.Seq, it.stray}, Thread: tr.thread, Turn: tr.id, Item: id,
+				Message: fmt.Sprintf("%s item started after an event for it (frame %d)", it.kind, it.stray)})
+			return
+		} else if it != nil {
 			what, first := "started twice", it.started
 			if it.completed != 0 {
 				what, first = "started again after item/completed", it.completed
@@ -361,7 +369,7 @@ func (s *state) turnEvent(e *recorder.Entry, p params) {
 		case it == nil:
 			s.report(Finding{Rule: RuleDeltaWithoutItem, Seqs: []int64{e.Seq}, Method: m, Thread: tr.thread, Turn: tr.id, Item: p.itemID,
 				Message: fmt.Sprintf("%s for item %s, which was never started", m, p.itemID)})
-			tr.items[strings.Clone(p.itemID)] = &item{} // report each stranger once
+			tr.items[strings.Clone(p.itemID)] = &item{stray: e.Seq} // report each stranger once
 		case it.completed != 0:
 			s.report(Finding{Rule: RuleItemOrder, Seqs: []int64{e.Seq, it.completed}, Method: m, Thread: tr.thread, Turn: tr.id, Item: p.itemID,
 				Message: fmt.Sprintf("%s after the item's item/completed (frame %d)", m, it.completed)})
