@@ -31,7 +31,7 @@ type Text struct {
 	grouped bool
 	shown   bool // the last frame was shown (its notes are shown too)
 	run     *deltaRun
-	frames  int
+	version string // the codex version already printed
 }
 
 type groupKey struct {
@@ -50,6 +50,7 @@ func (t *Text) Header(name string, h recorder.Header) error {
 	w := t.out()
 	parts := []string{"recording " + name}
 	if h.CodexVersion != "" {
+		t.version = h.CodexVersion
 		parts = append(parts, "codex "+h.CodexVersion)
 	}
 	if h.Scenario != "" {
@@ -72,7 +73,6 @@ func (t *Text) Entry(e *recorder.Entry) error {
 	switch e.Type {
 	case recorder.TypeFrame:
 		r := t.b.Frame(e)
-		t.frames++
 		t.shown = t.keep(r)
 		if !t.shown {
 			return nil
@@ -106,7 +106,9 @@ func (t *Text) Entry(e *recorder.Entry) error {
 		}
 		fmt.Fprintln(w, t.paint(dim, fmtTime(e.Time)+" "+s))
 	case recorder.TypeMeta:
-		if e.Header != nil && e.Header.CodexVersion != "" {
+		// A meta entry carries the header merged so far: say the version once.
+		if e.Header != nil && e.Header.CodexVersion != "" && e.Header.CodexVersion != t.version {
+			t.version = e.Header.CodexVersion
 			fmt.Fprintln(w, t.paint(dim, fmtTime(e.Time)+" codex version "+e.Header.CodexVersion))
 		}
 	}

@@ -1,0 +1,150 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"codexrec/internal/codextest"
+)
+
+var fixtureRoot = filepath.Join("..", "..", "fixtures", "hermetic")
+
+// TestShowFixtures runs the built binary over every committed fixture and compares
+// its output with the view package's golden timelines (same renderer, here through
+// the command: file opening, flags, colour off on a pipe).
+func TestShowFixtures(t *testing.T) {
+	matches, _ := filepath.Glob(filepath.Join(fixtureRoot, "*", "*.jsonl"))
+	if len(matches) == 0 {
+		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
+			t.Fatalf("no fixtures under %s", fixtureRoot)
+		}
+		t.Skip("no fixtures yet")
+	}
+	for _, m := range matches {
+		rel, _ := filepath.Rel(fixtureRoot, m)
+		t.Run(rel, func(t *testing.T) {
+			res := runCodexrec(t, fixtureRoot, nil, "show", rel)
+			if res.code != 0 {
+				t.Fatalf("exit %d: %s", res.code, res.stderr)
+			}
+			golden := filepath.Join("..", "..", "view", "testdata", "show", strings.TrimSuffix(rel, ".jsonl")+".txt")
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(res.stdout, want) {
+				t.Errorf("codexrec show %s differs from %s", rel, golden)
+			}
+		})
+	}
+}
+
+func TestShowFlagsAndErrors(t *testing.T) {
+	rel := filepath.Join("0.171.0", "approval-accept.jsonl")
+	if _, err := os.Stat(filepath.Join(fixtureRoot, rel)); err != nil {
+		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	// Flags may follow the file.
+	res := runCodexrec(t, fixtureRoot, nil, "show", rel, "--method", "*requestApproval", "--raw")
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	if n := strings.Count(string(res.stdout), `requestApproval [0]`); n != 2 || !strings.Contains(string(res.stdout), `{"id":0,"result":{"decision":"accept"}}`) {
+		t.Errorf("show --method *requestApproval --raw:\n%s", res.stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"show"}, 2, "want exactly one recording"},
+		{[]string{"show", "no-such.jsonl"}, 2, "no-such.jsonl"},
+		{[]string{"show", rel, "--no-such-flag"}, 2, "flag provided but not defined"},
+		{[]string{"show", "../../../go.mod"}, 2, "not a codexrec recording"},
+	} {
+		res := runCodexrec(t, fixtureRoot, nil, tc.args...)
+		if res.code != tc.code || !strings.Contains(string(res.stderr), tc.want) {
+			t.Errorf("codexrec %v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, res.code, res.stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// TestShowFollow watches a real session while codexrec record is still writing it:
+// show --follow must print the thread/start answer before the session ends (when only
+// the writer's temporary file exists), then stop by itself once the trailer is written.
+func TestShowFollow(t *testing.T) {
+	bin := codextest.Binary(t, "0.171.0")
+	env, _ := codextest.Env(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "live.jsonl")
+
+	show := exec.Command(codexrecBin, "show", "--follow", "--poll", "20ms", out)
+	showOut, _ := show.StdoutPipe()
+	var showErr bytes.Buffer
+	show.Stderr = &showErr
+	if err := show.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer show.Process.Kill()
+
+	rec := exec.Command(codexrecBin, append([]string{"record", "--no-sanitize", "-o", out, "--", bin}, codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)...)
+	rec.Dir, rec.Env = dir, env
+	stdin, _ := rec.StdinPipe()
+	recOut, _ := rec.StdoutPipe()
+	var recErr bytes.Buffer
+	rec.Stderr = &recErr
+	if err := rec.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Process.Kill()
+	kill := time.AfterFunc(60*time.Second, func() { rec.Process.Kill(); show.Process.Kill() })
+	defer kill.Stop()
+
+	io.WriteString(stdin, `{"id":1,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"t","version":"1"}}}`+"\n"+
+		`{"method":"initialized"}`+"\n"+`{"id":2,"method":"thread/start","params":{}}`+"\n")
+	go io.Copy(io.Discard, recOut)
+
+	lines := bufio.NewScanner(showOut)
+	var got strings.Builder
+	for lines.Scan() {
+		got.WriteString(lines.Text() + "\n")
+		if strings.Contains(lines.Text(), "thread/start [2] ↩#") {
+			break
+		}
+	}
+	if !strings.Contains(got.String(), "thread/start [2] ↩#") {
+		t.Fatalf("show --follow ended before the thread/start answer:\n%s\nstderr: %s", got.String(), showErr.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("the recording was already published: show did not follow a live session")
+	}
+
+	stdin.Close() // the session ends; record writes the trailer and publishes
+	if err := rec.Wait(); err != nil {
+		t.Fatalf("record: %v\n%s", err, recErr.String())
+	}
+	for lines.Scan() {
+		got.WriteString(lines.Text() + "\n")
+	}
+	if err := show.Wait(); err != nil {
+		t.Fatalf("show --follow: %v; stderr: %s", err, showErr.String())
+	}
+	if !strings.Contains(showErr.String(), "waiting for") {
+		t.Errorf("show started before the recording and did not say it was waiting: %q", showErr.String())
+	}
+	// What was followed live is what show prints from the finished file.
+	final := runCodexrec(t, "", nil, "show", out)
+	if got.String() != string(final.stdout) {
+		t.Errorf("followed output differs from the finished file's:\n--- followed\n%s\n--- finished\n%s", got.String(), final.stdout)
+	}
+}
