@@ -171,10 +171,14 @@ type recordTap struct {
 	version  bool
 }
 
-func (t *recordTap) frame(f *wire.Frame) error {
-	if f.Dir == wire.Stderr && t.noStderr {
+func (t *recordTap) frame(pf *wire.Frame) error {
+	if pf.Dir == wire.Stderr && t.noStderr {
 		return nil
 	}
+	// Extensions may rewrite Line (sanitizing), but the proxy still reads the frame
+	// it handed over to write it to the other side: they get a copy.
+	fc := *pf
+	f := &fc
 	if !t.version && f.Dir == wire.ServerToClient && f.Msg.Kind == wire.KindResponse && f.Msg.Method == "initialize" {
 		t.version = true
 		if v := wire.UserAgentVersion(gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Str); v != "" {
