@@ -1,0 +1,66 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestViewCommand(t *testing.T) {
+	src := filepath.Join(fixtureRoot, "0.171.0", "approval-accept.jsonl")
+	if _, err := os.Stat(src); err != nil {
+		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	out := filepath.Join(t.TempDir(), "report.html")
+	res := runCodexrec(t, "", nil, "view", src, "-o", out)
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("report mode %v, want 0600 (it holds recorded content)", fi.Mode().Perm())
+	}
+	page, _ := os.ReadFile(out)
+	for _, want := range []string{`<script id="codexrec-data" type="application/json">`, "Content-Security-Policy", `item/commandExecution/requestApproval`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, banned := range []string{"http://", "https://", "src=", "@import", "url("} {
+		if i := strings.Index(string(page[:strings.Index(string(page), `<script id="codexrec-data"`)]), banned); i >= 0 {
+			t.Errorf("page head refers to something external: %q", banned)
+		}
+	}
+
+	res = runCodexrec(t, "", nil, "view", src, "-o", out)
+	if res.code != 2 || !strings.Contains(string(res.stderr), "exists") {
+		t.Errorf("second view without --force: exit %d, stderr %q; want 2 and 'exists'", res.code, res.stderr)
+	}
+	if res = runCodexrec(t, "", nil, "view", "--force", "-o", out, src); res.code != 0 {
+		t.Errorf("view --force: exit %d: %s", res.code, res.stderr)
+	}
+	res = runCodexrec(t, "", nil, "view", src, "-o", "-")
+	if res.code != 0 || string(res.stdout) != string(page) {
+		t.Errorf("view -o - wrote a different page (exit %d)", res.code)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"view", src}, "-o FILE is required"},
+		{[]string{"view", "-o", out}, "want exactly one recording"},
+		{[]string{"view", "no-such.jsonl", "-o", "-"}, "no-such.jsonl"},
+	} {
+		res := runCodexrec(t, "", nil, tc.args...)
+		if res.code != 2 || !strings.Contains(string(res.stderr), tc.want) {
+			t.Errorf("codexrec %v: exit %d, stderr %q; want 2 and %q", tc.args, res.code, res.stderr, tc.want)
+		}
+	}
+}
