@@ -4,7 +4,7 @@ NEWEST := 0.171.0
 GO ?= go
 BIN := bin/codexrec
 
-.PHONY: all build test codex demo bench fixtures fuzz lint clean
+.PHONY: all build test codex chromium demo bench fixtures fuzz lint clean
 
 all: build
 
@@ -19,7 +19,14 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 	$(GO) vet ./...
 
-test: codex lint
+# Install Debian's Chromium and ChromeDriver (browser tests of the HTML views) when missing.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$sudo apt-get update -q && $$sudo apt-get install -y -q chromium chromium-driver; \
+	fi
+
+test: codex chromium lint
 	CODEXREC_REQUIRE_CODEX=1 $(GO) test -race -count=1 -timeout 30m ./...
 
 demo: build codex
