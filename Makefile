@@ -23,7 +23,7 @@ lint:
 chromium:
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
 		sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$sudo apt-get update -q && $$sudo apt-get install -y -q chromium chromium-driver; \
+		$$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
 	fi
 
 test: codex chromium lint
