@@ -233,3 +233,24 @@ func TestFaultOverloaded(t *testing.T) {
 		t.Fatalf("after the retry: %s", lineDiff(want, got))
 	}
 }
+
+// FuzzParseFault: every rule either fails with ErrBadFault or prints as a rule that
+// parses back to itself.
+func FuzzParseFault(f *testing.F) {
+	for _, s := range []string{"eof", "garbage=x=y", "delay:a#2=1ms", "drop:a:b", "completed-early:turn/start#3", "overloaded:x#1", "reorder:#1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := replay.ParseFault(s)
+		if err != nil {
+			if !errors.Is(err, replay.ErrBadFault) {
+				t.Fatalf("ParseFault(%q): %v does not wrap ErrBadFault", s, err)
+			}
+			return
+		}
+		back, err := replay.ParseFault(r.String())
+		if err != nil || back != r {
+			t.Fatalf("ParseFault(%q) = %+v prints %q, which parses to %+v, %v", s, r, r.String(), back, err)
+		}
+	})
+}
