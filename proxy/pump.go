@@ -130,18 +130,20 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 			if err == nil && size < maxBatch && r.LineBuffered() {
 				continue
 			}
+			// The bytes to forward are gathered before the frames reach the tap, which
+			// may replace f.Line (sanitizing) while this goroutine writes.
+			out := line
+			if len(frames) > 1 && werr == nil && w != nil {
+				buf = buf[:0]
+				for _, f := range frames {
+					buf = append(buf, f.Line...)
+				}
+				out = buf
+			}
 			if !s.enqueue(frames) && stopOnEnd {
 				return werr
 			}
 			if werr == nil && w != nil {
-				out := line
-				if len(frames) > 1 {
-					buf = buf[:0]
-					for _, f := range frames {
-						buf = append(buf, f.Line...)
-					}
-					out = buf
-				}
 				_, werr = w.Write(out)
 			}
 			frames, size = nil, 0
