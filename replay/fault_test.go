@@ -173,14 +173,18 @@ func TestFaultEOF(t *testing.T) {
 	}
 }
 
-// TestFaultDelay: a delayed frame comes no earlier than the delay after the frame
-// before it (a lower bound only; speed is for benchmarks).
+// TestFaultDelay: a delayed frame comes no earlier than the delay after the client
+// message it answers (a lower bound only; speed is for benchmarks).
 func TestFaultDelay(t *testing.T) {
 	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
 	const delay = 150 * time.Millisecond
 	f, _ := replay.ParseFault("delay:item/agentMessage/delta#3=" + delay.String())
 	s := serve(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
+	var sent time.Time
 	for _, cf := range sc.Client {
+		if cf.Msg.Method == "turn/start" {
+			sent = time.Now()
+		}
 		s.send(strings.TrimSuffix(string(cf.Line), "\n"))
 		if cf.Msg.Kind == wire.KindRequest && cf.Msg.Method != "turn/start" {
 			s.response(string(cf.Msg.ID))
@@ -188,10 +192,12 @@ func TestFaultDelay(t *testing.T) {
 	}
 	s.notification("item/agentMessage/delta")
 	s.notification("item/agentMessage/delta")
-	before := time.Now()
+	if gap := time.Since(sent); gap >= delay {
+		t.Logf("delta #2 already came %v after turn/start: the machine is slow, the check below proves less", gap)
+	}
 	s.notification("item/agentMessage/delta")
-	if gap := time.Since(before); gap < delay {
-		t.Errorf("delta #3 came %v after #2, want at least %v", gap, delay)
+	if gap := time.Since(sent); gap < delay {
+		t.Errorf("delta #3 came %v after turn/start, want at least %v", gap, delay)
 	}
 	s.notification("turn/completed")
 	if err := s.finish(); err != nil {
