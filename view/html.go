@@ -26,6 +26,7 @@ type pageData struct {
 	Mode     string            `json:"mode"` // "recording" or "diff"
 	Title    string            `json:"title"`
 	Sessions []sessionData     `json:"sessions"`
+	Diff     *diffData         `json:"diff,omitempty"`
 	Info     map[string]string `json:"info,omitempty"`
 }
 

@@ -11,7 +11,7 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		args:    "[--json] [--ignore POINTER]... OLD NEW",
+		args:    "[--json] [--ignore POINTER]... [--html -o FILE] OLD NEW",
 		summary: "compare two recordings after normalising run-varying values (exit 1 when they differ)",
 		flags:   diffFlags,
 		run:     runDiff,
@@ -22,6 +22,9 @@ type diffConfig struct {
 	json   bool
 	color  string
 	ignore multiFlag
+	html   bool   // also write the aligned sessions as a page (view.WriteDiffHTML)
+	out    string // the page's file
+	force  bool
 }
 
 func diffFlags(fs *flag.FlagSet) any {
@@ -29,6 +32,9 @@ func diffFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.json, "json", false, "write the report as JSON")
 	fs.StringVar(&c.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR), always, never")
 	fs.Var(&c.ignore, "ignore", "also leave out values at JSON `POINTER` (repeatable; * is one segment, ** any: /params/item/durationMs, /**/model)")
+	fs.BoolVar(&c.html, "html", false, "also write the two sessions aligned, changes marked, as a self-contained HTML page to -o FILE")
+	fs.StringVar(&c.out, "o", "", "with --html, the page's `FILE`")
+	fs.BoolVar(&c.force, "force", false, "with --html, overwrite FILE if it exists")
 	return c
 }
 
@@ -52,6 +58,11 @@ func runDiff(cfg any, args []string, std stdio) error {
 		return usageOrIO(err)
 	}
 	r := diff.Compare(old, nw)
+	if c.html {
+		if err := writeDiffHTML(c, args, old, nw, r); err != nil {
+			return usageOrIO(err)
+		}
+	}
 	if c.json {
 		err = r.WriteJSON(std.out)
 	} else {
@@ -82,6 +93,13 @@ func interleavedFlags(args []string, c *diffConfig) []string {
 		switch {
 		case name == "json":
 			c.json = true
+		case name == "html":
+			c.html = true
+		case name == "force":
+			c.force = true
+		case name == "o" && i+1 < len(args):
+			c.out = args[i+1]
+			i++
 		case name == "ignore" && i+1 < len(args):
 			c.ignore = append(c.ignore, args[i+1])
 			i++

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"os"
+
+	"codexrec/diff"
+	"codexrec/recorder"
+	"codexrec/view"
+)
+
+// writeDiffHTML writes diff --html's page: the recordings read again whole (the page
+// shows their exact frames) beside diff's sessions and report.
+func writeDiffHTML(c *diffConfig, args []string, old, nw *diff.Session, r *diff.Report) error {
+	if c.out == "" {
+		return usagef("--html needs -o FILE")
+	}
+	oldRec, err := recorder.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	newRec, err := recorder.ReadFile(args[1])
+	if err != nil {
+		return err
+	}
+	return writeHTMLFile(c.out, c.force, func(f *os.File) error {
+		return view.WriteDiffHTML(f, oldRec, newRec, old, nw, r)
+	})
+}
