@@ -61,15 +61,26 @@ func (s *session) walkEcho(w, g any) {
 		if !ok || g == w || len(w) < minEchoLen {
 			return
 		}
-		rec, live := appendEscaped(nil, w), appendEscaped(nil, g)
-		for i := range s.subst {
-			if bytes.Equal(s.subst[i].recorded, rec) {
-				s.subst[i].live = live
-				return
+		// A placeholder the live client filled in stands for that text wherever the
+		// server quoted it ("<cwd>" inside a path, a command's output).
+		for p, v := range placeholderValues(w, g) {
+			if p != v && p != w {
+				s.addEcho(p, v)
 			}
 		}
-		s.subst = append(s.subst, substitution{rec, live})
+		s.addEcho(w, g)
 	}
+}
+
+func (s *session) addEcho(recorded, live string) {
+	rec, lv := appendEscaped(nil, recorded), appendEscaped(nil, live)
+	for i := range s.subst {
+		if bytes.Equal(s.subst[i].recorded, rec) {
+			s.subst[i].live = lv
+			return
+		}
+	}
+	s.subst = append(s.subst, substitution{rec, lv})
 }
 
 // render returns the bytes to send for server frame i: the recorded line with the

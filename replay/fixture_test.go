@@ -205,3 +205,33 @@ func TestForeignClient(t *testing.T) {
 		})
 	}
 }
+
+// TestEchoPlaceholders: in a sanitized capture the recorded client's workspace is
+// <cwd>; a live client in its own workspace matches it (params mode) and sees its
+// own path wherever the server quoted the workspace, inside longer paths too.
+func TestEchoPlaceholders(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "apply-patch"), 0)
+	work := t.TempDir()
+	s := serve(t, &replay.Server{Script: sc})
+	var got []string
+	for _, cf := range sc.Client {
+		line := strings.TrimSuffix(string(cf.Line), "\n")
+		if cf.Msg.Method == "thread/start" {
+			line = strings.Replace(line, `"<cwd>"`, quote(work), 1)
+		}
+		s.send(line)
+		if cf.Msg.Kind == wire.KindRequest {
+			got = append(got, s.response(string(cf.Msg.ID))...)
+		}
+	}
+	if err := s.finish(); err != nil {
+		t.Fatalf("Serve: %v\n%s", err, s.log)
+	}
+	all := strings.Join(append(got, s.rest()...), "")
+	if strings.Contains(all, "<cwd>") {
+		t.Error("the placeholder <cwd> still reaches the client")
+	}
+	if n := strings.Count(all, `"`+work+`/hello.txt"`); n != 2 {
+		t.Errorf("the patched file's live path appears %d times, want 2 (as <cwd>/hello.txt in the recording)", n)
+	}
+}

@@ -120,7 +120,7 @@ func MatchParams(got, want Message) bool {
 	if jsonEqual(g, w) {
 		return true
 	}
-	return normalizedEqual(g, w)
+	return normalizedEqual(w, g)
 }
 
 // jsonEqual compares two JSON texts as values; nil is null.

@@ -2,10 +2,11 @@ package replay
 
 import "codexrec/internal/normalize"
 
-// normalizedEqual compares two bodies after normalisation. Each side gets a fresh
-// normalizer, so ids become symbols by order of appearance within the body: two
-// messages about different threads look alike here, which is why candidates that
-// match exactly are preferred before this comparison is tried.
+// normalizedEqual compares a recorded body with a live one after normalisation. Each
+// side gets a fresh normalizer, so ids become symbols by order of appearance within
+// the body: two messages about different threads look alike here, which is why
+// candidates that match exactly are preferred before this comparison is tried.
+// Sanitizer placeholders in the recorded body stand for any text (placeholderEqual).
 func normalizedEqual(a, b []byte) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
@@ -18,5 +19,5 @@ func normalizedEqual(a, b []byte) bool {
 	if err != nil {
 		return false
 	}
-	return normalize.Equal(na, nb)
+	return placeholderEqual(na, nb)
 }
