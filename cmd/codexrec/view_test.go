@@ -64,3 +64,35 @@ func TestViewCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestDiffHTMLCommand(t *testing.T) {
+	oldRec := filepath.Join(fixtureRoot, "0.163.0", "approval-accept.jsonl")
+	newRec := filepath.Join(fixtureRoot, "0.171.0", "approval-accept.jsonl")
+	if _, err := os.Stat(newRec); err != nil {
+		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	out := filepath.Join(t.TempDir(), "diff.html")
+	res := runCodexrec(t, "", nil, "diff", oldRec, newRec, "--html", "-o", out)
+	if res.code != 1 {
+		t.Fatalf("diff of 0.163.0 and 0.171.0: exit %d, want 1 (they differ): %s", res.code, res.stderr)
+	}
+	if !strings.Contains(string(res.stdout), "summary: different") {
+		t.Errorf("the text report is still printed with --html:\n%s", res.stdout)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `"mode":"diff"`) || !strings.Contains(string(page), `"lanes":[{"dir":"c2s"`) {
+		t.Errorf("diff page lacks its aligned data")
+	}
+	if res := runCodexrec(t, "", nil, "diff", "--html", oldRec, newRec); res.code != 2 || !strings.Contains(string(res.stderr), "-o FILE") {
+		t.Errorf("diff --html without -o: exit %d, stderr %q", res.code, res.stderr)
+	}
+	if res := runCodexrec(t, "", nil, "diff", oldRec, newRec, "--html", "-o", out); res.code != 2 || !strings.Contains(string(res.stderr), "exists") {
+		t.Errorf("diff --html over an existing page: exit %d, stderr %q", res.code, res.stderr)
+	}
+}
