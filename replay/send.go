@@ -1,0 +1,153 @@
+package replay
+
+import (
+	"fmt"
+	"time"
+
+	"codexrec/internal/wire"
+)
+
+// pump sends every server frame that is ready and due, in recorded order within
+// each queue and, across queues, lowest index first.
+func (s *session) pump() error {
+	now := time.Now()
+	s.nextDue = time.Time{}
+	for !s.ended {
+		var best *queue
+		bestIdx := -1
+		for _, q := range s.queues {
+			if q.head >= len(q.items) {
+				continue
+			}
+			i := q.items[q.head]
+			if !s.ready(i) {
+				continue
+			}
+			if s.timed && !s.rush {
+				if d := s.dueTime(q, i, now); d.After(now) {
+					if s.nextDue.IsZero() || d.Before(s.nextDue) {
+						s.nextDue = d
+					}
+					continue
+				}
+			}
+			if bestIdx < 0 || i < bestIdx {
+				best, bestIdx = q, i
+			}
+		}
+		if best == nil {
+			break
+		}
+		best.head++
+		best.lastTime = s.sc.Server[bestIdx].Time
+		if err := s.emit(bestIdx); err != nil {
+			return err
+		}
+	}
+	if err := s.out.Flush(); err != nil {
+		return s.writeErr(err)
+	}
+	return nil
+}
+
+// ready reports whether every client frame server frame i waits for has come.
+func (s *session) ready(i int) bool {
+	f := &s.sc.Server[i]
+	if !s.srv.Unordered {
+		return s.lo >= f.After
+	}
+	if f.Answers >= 0 && !s.matched[f.Answers] {
+		return false
+	}
+	return s.keyDone[f.key] >= f.afterKey && s.keyDone[""] >= f.afterGlobal
+}
+
+// dueTime fixes, the first time frame i is ready at the head of its queue, when it
+// may be sent: the recorded gap since what it followed, scaled, plus any delay.
+func (s *session) dueTime(q *queue, i int, now time.Time) time.Time {
+	if !s.due[i].IsZero() {
+		return s.due[i]
+	}
+	f := &s.sc.Server[i]
+	var d time.Duration
+	if s.srv.Speed > 0 {
+		ref := q.lastTime
+		if f.After > 0 {
+			ref = max(ref, s.sc.Client[f.After-1].Time)
+		}
+		if gap := f.Time - ref; gap > 0 {
+			d = time.Duration(float64(gap) / s.srv.Speed)
+		}
+	}
+	if p := s.plans[i]; p != nil {
+		d += p.delay
+	}
+	s.due[i] = now.Add(d)
+	return s.due[i]
+}
+
+// emit writes server frame i, applying its fault plan.
+func (s *session) emit(i int) error {
+	f := &s.sc.Server[i]
+	if f.Dir == wire.Stderr {
+		if s.srv.Stderr != nil {
+			if _, err := s.srv.Stderr.Write(f.Line); err != nil {
+				return fmt.Errorf("replay %s: writing stderr: %w", s.sc.Name, err)
+			}
+		}
+		return nil
+	}
+	p := s.plans[i]
+	if p != nil && p.skip {
+		return nil
+	}
+	if p != nil && p.before >= 0 {
+		if err := s.write(s.render(p.before)); err != nil {
+			return err
+		}
+	}
+	b := s.render(i)
+	if f.Msg.Kind == wire.KindRequest {
+		s.sentReq[f.Msg.ID] = i
+	}
+	if p != nil && p.reorder {
+		s.held = append(s.held, b)
+		return nil
+	}
+	if err := s.write(b); err != nil {
+		return err
+	}
+	if p != nil && p.duplicate {
+		if err := s.write(b); err != nil {
+			return err
+		}
+	}
+	for _, h := range s.held {
+		if err := s.write(h); err != nil {
+			return err
+		}
+	}
+	s.held = s.held[:0]
+	if p != nil && p.eof {
+		s.ended = true
+	}
+	return nil
+}
+
+// write sends one line to the client, after the garbage line if a rule asks for one.
+func (s *session) write(b []byte) error {
+	if !s.wrote {
+		s.wrote = true
+		for _, f := range s.srv.Faults {
+			if f.Kind == FaultGarbage {
+				if _, err := s.out.WriteString(f.Text + "\n"); err != nil {
+					return s.writeErr(err)
+				}
+			}
+		}
+	}
+	if _, err := s.out.Write(b); err != nil {
+		return s.writeErr(err)
+	}
+	return nil
+}
