@@ -33,14 +33,14 @@ type replayConfig struct {
 
 func replayFlags(fs *flag.FlagSet) any {
 	c := &replayConfig{}
-	fs.StringVar(&c.match, "match", "params", "how client messages are matched: `strict`, params (normalised) or method")
+	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
 	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
 	fs.BoolVar(&c.failFast, "fail-fast", false, "exit at the first client message that matches nothing")
 	fs.BoolVar(&c.allowUnused, "allow-unused", false, "do not fail when the client ends before sending every recorded message")
 	fs.BoolVar(&c.stderr, "stderr", false, "replay the server's recorded stderr lines on stderr")
-	fs.Var(&c.faults, "fault", "inject a fault, `KIND[:METHOD[#N]][=VALUE]` (repeatable; see docs/replay.md):\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
+	fs.Var(&c.faults, "fault", "inject a fault `RULE`, KIND[:METHOD[#N]][=VALUE] (repeatable; see docs/replay.md), KIND one of\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
 	return c
 }
 
