@@ -59,6 +59,8 @@ type Frame struct {
 	Time time.Duration // since the session started
 	Dir  Direction
 	// Line holds the exact bytes read, including the trailing '\n' when there was one.
+	// A tap may replace Line (sanitizing does) but must never write into it: the
+	// proxy may still be forwarding those bytes.
 	Line []byte
 	Msg  Message
 }
