@@ -189,13 +189,21 @@ func benchFile(b *testing.B) (string, int64) {
 
 // BenchmarkCheck10MB checks a recording of about 10 MB; BenchmarkRead10MB is the
 // baseline: the same file read entry by entry with recorder.NewReader and nothing else.
-func BenchmarkCheck10MB(b *testing.B) {
+func BenchmarkCheck10MB(b *testing.B) { benchCheck(b, &check.Checker{}) }
+
+// BenchmarkCheck10MBSchema is the same with schema validation on, as codexrec check
+// runs by default.
+func BenchmarkCheck10MBSchema(b *testing.B) {
+	benchCheck(b, &check.Checker{Schema: check.SchemaValidator("", "")})
+}
+
+func benchCheck(b *testing.B, ck *check.Checker) {
 	path, size := benchFile(b)
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := (&check.Checker{}).CheckFile(path)
+		res, err := ck.CheckFile(path)
 		if err != nil {
 			b.Fatal(err)
 		}
