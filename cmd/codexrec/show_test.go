@@ -59,7 +59,7 @@ func TestShowFlagsAndErrors(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("exit %d: %s", res.code, res.stderr)
 	}
-	if n := strings.Count(string(res.stdout), `requestApproval [0]`); n != 2 || !strings.Contains(string(res.stdout), `{"id":0,"result":{"decision":"accept"}}`) {
+	if n := strings.Count(string(res.stdout), `requestApproval [0]`); n != 2 || !strings.Contains(string(res.stdout), `{"id":0,"result":{"decision":"accept"}`) {
 		t.Errorf("show --method *requestApproval --raw:\n%s", res.stdout)
 	}
 	for _, tc := range []struct {
@@ -70,7 +70,7 @@ func TestShowFlagsAndErrors(t *testing.T) {
 		{[]string{"show"}, 2, "want exactly one recording"},
 		{[]string{"show", "no-such.jsonl"}, 2, "no-such.jsonl"},
 		{[]string{"show", rel, "--no-such-flag"}, 2, "flag provided but not defined"},
-		{[]string{"show", "../../../go.mod"}, 2, "not a codexrec recording"},
+		{[]string{"show", "../../go.mod"}, 2, "not a codexrec recording"},
 	} {
 		res := runCodexrec(t, fixtureRoot, nil, tc.args...)
 		if res.code != tc.code || !strings.Contains(string(res.stderr), tc.want) {
