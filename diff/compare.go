@@ -30,13 +30,22 @@ type fieldChange struct {
 }
 
 // compareValues appends to out the differences between two normalised values at ptr.
-// A string holding JSON (normalize.JSONText) is compared as JSON; its members' pointers
-// continue after a '#': /params/item/arguments#/cmd.
 func compareValues(out []fieldChange, ptr string, a, b any) []fieldChange {
+	path := []byte(ptr)
+	return compareAt(out, &path, a, b)
+}
+
+// compareAt appends to out the differences between two normalised values at
+// the pointer in path (a scratch buffer, restored on return). A string holding JSON
+// (normalize.JSONText) is compared as JSON; its members' pointers continue after a
+// '#': /params/item/arguments#/cmd. Array indices are generalised to "*".
+func compareAt(out []fieldChange, path *[]byte, a, b any) []fieldChange {
 	ta, tb := normalize.TypeOf(a), normalize.TypeOf(b)
 	if ta != tb {
-		return append(out, fieldChange{TypeChanged, ptr, a, b})
+		return append(out, fieldChange{TypeChanged, string(*path), a, b})
 	}
+	n := len(*path)
+	defer func() { *path = (*path)[:n] }()
 	switch a := a.(type) {
 	case normalize.Object:
 		bo, ok := b.(normalize.Object)
@@ -45,15 +54,19 @@ func compareValues(out []fieldChange, ptr string, a, b any) []fieldChange {
 		}
 		i, j := 0, 0
 		for i < len(a) || j < len(bo) {
+			*path = (*path)[:n]
 			switch {
 			case j >= len(bo) || i < len(a) && a[i].Key < bo[j].Key:
-				out = append(out, fieldChange{Removed, member(ptr, a[i].Key), a[i].Value, nil})
+				out = append(out, fieldChange{Removed, string(appendMember(*path, a[i].Key)), a[i].Value, nil})
 				i++
 			case i >= len(a) || bo[j].Key < a[i].Key:
-				out = append(out, fieldChange{Added, member(ptr, bo[j].Key), nil, bo[j].Value})
+				out = append(out, fieldChange{Added, string(appendMember(*path, bo[j].Key)), nil, bo[j].Value})
 				j++
 			default:
-				out = compareValues(out, member(ptr, a[i].Key), a[i].Value, bo[j].Value)
+				if !normalize.Equal(a[i].Value, bo[j].Value) {
+					*path = appendMember(*path, a[i].Key)
+					out = compareAt(out, path, a[i].Value, bo[j].Value)
+				}
 				i, j = i+1, j+1
 			}
 		}
@@ -63,27 +76,35 @@ func compareValues(out []fieldChange, ptr string, a, b any) []fieldChange {
 		if !ok {
 			break
 		}
-		el := ptr + "/*"
+		*path = append(*path, "/*"...)
 		for i := 0; i < len(a) || i < len(bs); i++ {
 			switch {
 			case i >= len(bs):
-				out = append(out, fieldChange{Removed, el, a[i], nil})
+				out = append(out, fieldChange{Removed, string(*path), a[i], nil})
 			case i >= len(a):
-				out = append(out, fieldChange{Added, el, nil, bs[i]})
+				out = append(out, fieldChange{Added, string(*path), nil, bs[i]})
 			default:
-				out = compareValues(out, el, a[i], bs[i])
+				if !normalize.Equal(a[i], bs[i]) {
+					out = compareAt(out, path, a[i], bs[i])
+				}
 			}
 		}
 		return out
 	case normalize.JSONText:
 		if bj, ok := b.(normalize.JSONText); ok {
-			return compareValues(out, ptr+"#", a.Value, bj.Value)
+			*path = append(*path, '#')
+			return compareAt(out, path, a.Value, bj.Value)
 		}
 	}
 	if !normalize.Equal(a, b) {
-		out = append(out, fieldChange{ValueChanged, ptr, a, b})
+		out = append(out, fieldChange{ValueChanged, string(*path), a, b})
 	}
 	return out
+}
+
+func appendMember(path []byte, key string) []byte {
+	path = append(path, '/')
+	return append(path, normalize.EscapeToken(key)...)
 }
 
 func member(ptr, key string) string { return ptr + "/" + normalize.EscapeToken(key) }
@@ -123,26 +144,35 @@ func enumLike(s string) bool {
 	return true
 }
 
-// collectEnums calls f for every enum-like string value in v, with its generalised pointer.
-func collectEnums(ptr string, v any, f func(ptr, value string)) {
+// collectEnums calls f for every enum-like string value in v, with its generalised
+// pointer (path is a scratch buffer holding v's pointer, restored on return).
+func collectEnums(path *[]byte, v any, f func(ptr, value string)) {
+	n := len(*path)
+	defer func() { *path = (*path)[:n] }()
 	switch v := v.(type) {
 	case normalize.Object:
 		for _, m := range v {
-			p := member(ptr, m.Key)
+			*path = (*path)[:n]
 			if s, ok := m.Value.(string); ok {
 				if isEnumKey(m.Key) && enumLike(s) {
-					f(p, s)
+					f(string(appendMember(*path, m.Key)), s)
 				}
 				continue
 			}
-			collectEnums(p, m.Value, f)
+			switch m.Value.(type) {
+			case normalize.Object, []any, normalize.JSONText:
+				*path = appendMember(*path, m.Key)
+				collectEnums(path, m.Value, f)
+			}
 		}
 	case []any:
+		*path = append(*path, "/*"...)
 		for _, e := range v {
-			collectEnums(ptr+"/*", e, f)
+			collectEnums(path, e, f)
 		}
 	case normalize.JSONText:
-		collectEnums(ptr+"#", v.Value, f)
+		*path = append(*path, '#')
+		collectEnums(path, v.Value, f)
 	}
 }
 

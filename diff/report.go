@@ -118,6 +118,7 @@ func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Messa
 	}
 	sum := DirSummary{Dir: dir, Old: len(a), New: len(b)}
 	var changes []fieldChange
+	var path []byte
 	for _, p := range align(intern(a), intern(b)) {
 		switch {
 		case p.old < 0:
@@ -131,7 +132,7 @@ func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Messa
 		default:
 			sum.Aligned++
 			mo, mn := &a[p.old], &b[p.new]
-			changes = compareValues(changes[:0], "", mo.Value, mn.Value)
+			changes = compareAt(changes[:0], &path, mo.Value, mn.Value)
 			if len(changes) > 0 {
 				sum.Changed++
 			}
@@ -187,13 +188,14 @@ func compareEnums(agg *aggregator, dir string, a, b []Message) {
 		seq   int64
 		msg   *Message
 	}
+	var path []byte
 	collect := func(ms []Message) (map[loc]map[string]*seen, map[loc]bool) {
 		vals := map[loc]map[string]*seen{}
 		ptrs := map[loc]bool{}
 		for i := range ms {
 			m := &ms[i]
 			k := m.key()
-			collectEnums("", m.Value, func(ptr, v string) {
+			collectEnums(&path, m.Value, func(ptr, v string) {
 				l := loc{k, ptr}
 				ptrs[l] = true
 				set := vals[l]

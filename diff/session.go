@@ -30,14 +30,24 @@ type Message struct {
 	// Value is the normalised message (see normalize.Normalizer.Message); for a raw
 	// frame (not a JSON object), the line's text.
 	Value any
+	// Key is what alignment matches on: the kind and the method (for a raw frame, why
+	// it is raw), e.g. "notification item/started".
+	Key string
 }
 
-// key is what alignment matches on: the kind and the method (or the raw reason).
-func (m *Message) key() string {
-	if m.Kind == wire.KindRaw {
-		return "raw " + m.Method
+func (m *Message) key() string { return m.Key }
+
+// keys interns alignment keys so messages of one method share one string.
+type keys map[[2]string]string
+
+func (k keys) of(kind wire.Kind, method string) string {
+	id := [2]string{kind.String(), method}
+	if s, ok := k[id]; ok {
+		return s
 	}
-	return m.Kind.String() + " " + m.Method
+	s := id[0] + " " + method
+	k[id] = s
+	return s
 }
 
 // Session is a recording loaded for diffing: its messages per direction, normalised
@@ -70,6 +80,7 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{Name: name}
+	interned := keys{}
 	for {
 		e, err := rd.Next()
 		if err == io.EOF {
@@ -95,6 +106,7 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 			m.Method = e.Msg.Reason
 			m.Value = string(wire.Content(e.Line))
 		}
+		m.Key = interned.of(m.Kind, m.Method)
 		if e.Dir == wire.ClientToServer {
 			s.C2S = append(s.C2S, m)
 		} else {
@@ -113,4 +125,24 @@ func LoadFile(path string, opts Options) (*Session, error) {
 	}
 	defer f.Close()
 	return Load(f, path, opts)
+}
+
+// LoadFiles loads two recordings concurrently (each has its own normaliser, so
+// nothing is shared), as a diff of OLD and NEW needs.
+func LoadFiles(oldPath, newPath string, opts Options) (old, new *Session, err error) {
+	var newErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		new, newErr = LoadFile(newPath, opts)
+	}()
+	old, err = LoadFile(oldPath, opts)
+	<-done
+	if err != nil {
+		return nil, nil, err
+	}
+	if newErr != nil {
+		return nil, nil, newErr
+	}
+	return old, new, nil
 }

@@ -49,11 +49,7 @@ func runDiff(cfg any, args []string, std stdio) error {
 		return err
 	}
 	opts := diff.Options{Ignore: c.ignore}
-	old, err := diff.LoadFile(args[0], opts)
-	if err != nil {
-		return usageOrIO(err)
-	}
-	nw, err := diff.LoadFile(args[1], opts)
+	old, nw, err := diff.LoadFiles(args[0], args[1], opts)
 	if err != nil {
 		return usageOrIO(err)
 	}

@@ -68,6 +68,8 @@ type Normalizer struct {
 	symbols map[string]string // UUID (lower case) -> symbol
 	counts  map[string]int    // kind -> symbols assigned
 	roots   []root            // learned path roots, longest first
+	cats    map[string]string // keyCategory of nested members, by key: keys repeat
+	w       walker            // reused across messages for its scratch stacks
 }
 
 type root struct{ path, placeholder string }
@@ -97,7 +99,10 @@ func (n *Normalizer) Message(msg []byte) (any, error) {
 		n.symbols = map[string]string{}
 		n.counts = map[string]int{}
 	}
-	w := walker{n: n}
+	w := &n.w
+	w.n = n
+	w.depth = 0
+	w.path = w.path[:0]
 	return w.value(gjson.ParseBytes(msg), maskNone, "", ""), nil
 }
 
@@ -117,6 +122,24 @@ func (n *Normalizer) symbol(uuid, kind string) string {
 	s := kind + "#" + strconv.Itoa(n.counts[kind])
 	n.symbols[key] = s
 	return s
+}
+
+// category is keyCategory, memoised for nested members.
+func (n *Normalizer) category(key string, top bool) string {
+	if top {
+		return keyCategory(key, true)
+	}
+	if c, ok := n.cats[key]; ok {
+		return c
+	}
+	if n.cats == nil {
+		n.cats = map[string]string{}
+	}
+	c := keyCategory(key, false)
+	if len(n.cats) < 1<<16 {
+		n.cats[key] = c
+	}
+	return c
 }
 
 // learnRoot remembers a path whose occurrences in other strings become placeholder.

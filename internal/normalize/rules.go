@@ -57,8 +57,25 @@ func endsWithWord(key, w string) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
+// containsFold reports whether s contains the lower-case ASCII sub in any case.
 func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), sub)
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) {
+			c := s[i+j]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // idKind is the symbol kind for ids found in member key of an object that is itself

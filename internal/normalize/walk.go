@@ -17,6 +17,10 @@ type walker struct {
 	n     *Normalizer
 	path  []string
 	depth int
+	// Scratch stacks: an object's members and an array's elements gather here and
+	// are copied out at their exact size, instead of growing a slice per object.
+	members []Member
+	elems   []any
 }
 
 // value normalises r, the value of member key of an object that is itself the value of
@@ -45,7 +49,7 @@ func (w *walker) value(r gjson.Result, inherited, key, parent string) any {
 		if inherited != maskNone {
 			return Masked{inherited, "string"}
 		}
-		return w.str(r.Str, idKind(key, parent))
+		return w.str(r.Str, key, parent)
 	}
 	if r.IsArray() {
 		return w.array(r, inherited, key, parent)
@@ -54,7 +58,7 @@ func (w *walker) value(r gjson.Result, inherited, key, parent string) any {
 }
 
 func (w *walker) array(r gjson.Result, inherited, key, parent string) any {
-	out := []any{}
+	start := len(w.elems)
 	i := 0
 	r.ForEach(func(_, v gjson.Result) bool {
 		if w.n.ignore != nil {
@@ -66,18 +70,23 @@ func (w *walker) array(r gjson.Result, inherited, key, parent string) any {
 			}
 		}
 		w.depth++
-		out = append(out, w.value(v, inherited, key, parent))
+		e := w.value(v, inherited, key, parent)
+		w.elems = append(w.elems, e)
 		w.depth--
 		if w.n.ignore != nil {
 			w.path = w.path[:len(w.path)-1]
 		}
 		return true
 	})
+	out := make([]any, len(w.elems)-start)
+	copy(out, w.elems[start:])
+	clear(w.elems[start:])
+	w.elems = w.elems[:start]
 	return out
 }
 
 func (w *walker) object(r gjson.Result, inherited, parent string) any {
-	out := Object{}
+	start := len(w.members)
 	top := w.depth == 0
 	r.ForEach(func(k, v gjson.Result) bool {
 		key := k.Str
@@ -90,7 +99,7 @@ func (w *walker) object(r gjson.Result, inherited, parent string) any {
 		}
 		cat := inherited
 		if cat == maskNone && w.n.builtin {
-			cat = keyCategory(key, top)
+			cat = w.n.category(key, top)
 		}
 		var nv any
 		w.depth++
@@ -106,9 +115,13 @@ func (w *walker) object(r gjson.Result, inherited, parent string) any {
 			nv = w.value(v, maskNone, key, parent)
 		}
 		w.depth--
-		out = append(out, Member{key, nv})
+		w.members = append(w.members, Member{key, nv})
 		return true
 	})
+	out := make(Object, len(w.members)-start)
+	copy(out, w.members[start:])
+	clear(w.members[start:])
+	w.members = w.members[:start]
 	return sortMembers(out)
 }
 
@@ -184,7 +197,7 @@ func (w *walker) pathValue(v gjson.Result, key string) any {
 		if s[0] == '/' && !w.n.underRoot(s) || hasUUID(s) || hasDate(s) {
 			return Masked{"path", "string"}
 		}
-		return w.str(s, "")
+		return w.str(s, key, "")
 	case v.IsArray():
 		out := []any{}
 		v.ForEach(func(_, e gjson.Result) bool {
@@ -205,8 +218,9 @@ func (n *Normalizer) underRoot(s string) bool {
 	return false
 }
 
-// str normalises a string that no key rule masked.
-func (w *walker) str(s, hint string) any {
+// str normalises a string that no key rule masked; key and parent name where it
+// sits, for the kind of the symbols of ids in it.
+func (w *walker) str(s, key, parent string) any {
 	if !w.n.builtin {
 		if t, ok := w.jsonText(s); ok {
 			return t
@@ -220,7 +234,7 @@ func (w *walker) str(s, hint string) any {
 		return t
 	}
 	s = w.n.replaceRoots(s)
-	s = replaceUUIDs(s, func(u string) string { return w.n.symbol(u, hint) })
+	s = replaceUUIDs(s, func(u string) string { return w.n.symbol(u, idKind(key, parent)) })
 	return stripRedactionHashes(s)
 }
 
