@@ -118,11 +118,13 @@ func findingLine(f Finding) string {
 		}
 		b.WriteString(strconv.FormatInt(s, 10))
 	}
-	if len(f.Seqs) == 0 {
-		b.WriteString("recording")
-	}
-	if f.Segment > 0 {
+	switch {
+	case len(f.Seqs) > 0 && f.Segment > 0:
 		fmt.Fprintf(&b, " lifetime %d", f.Segment)
+	case f.Segment > 0:
+		fmt.Fprintf(&b, "lifetime %d", f.Segment)
+	case len(f.Seqs) == 0:
+		b.WriteString("recording")
 	}
 	if f.Thread != "" {
 		b.WriteString(" thread " + f.Thread)
