@@ -26,7 +26,8 @@ const baseURL = "https://schema.codexrec.invalid/"
 type route struct {
 	schema *jsonschema.Schema
 	walk   []node // top-level schema nodes, walked against the whole message
-	err    error  // compiling failed; reported once per message as invalid
+	top    *expansion
+	err    error // compiling failed; reported once per message as invalid
 }
 
 // document is one parsed schema file.
@@ -34,6 +35,8 @@ type document struct {
 	path string
 	root any
 	refs sync.Map // "#/definitions/X" to the node it points at
+	// objExp and arrExp cache walk expansions by schema node, for objects and arrays.
+	objExp, arrExp sync.Map
 }
 
 type compiler struct {
@@ -122,19 +125,15 @@ func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
 			return &route{err: err}
 		}
 		i := m.branch[mode]
-		loc := baseURL + prefix + m.union + "#/oneOf/" + strconv.Itoa(i)
-		all := []any{map[string]any{"$ref": loc}}
-		r.walk = append(r.walk, node{doc: union, s: ptrGet(union.root, "/oneOf/"+strconv.Itoa(i))})
-		// Members declared beside the oneOf (emittedAtMs on every server notification).
-		if props, ok := ptrGet(union.root, "/properties").(map[string]any); ok {
-			refs := map[string]any{}
-			for name := range props {
-				refs[name] = map[string]any{"$ref": baseURL + prefix + m.union + "#/properties/" + escapePointer(name)}
-			}
-			all = append(all, map[string]any{"properties": refs})
-			r.walk = append(r.walk, node{doc: union, s: map[string]any{"properties": props}})
+		branchPtr := "/oneOf/" + strconv.Itoa(i)
+		branch, _ := ptrGet(union.root, branchPtr).(map[string]any)
+		r.walk = append(r.walk, node{doc: union, s: branch})
+		unionProps, _ := ptrGet(union.root, "/properties").(map[string]any)
+		if unionProps != nil {
+			// Members declared beside the oneOf (emittedAtMs on every server notification).
+			r.walk = append(r.walk, node{doc: union, s: map[string]any{"properties": unionProps}})
 		}
-		doc = map[string]any{"allOf": all}
+		doc = flatBranch(baseURL+prefix+m.union, branchPtr, branch, unionProps)
 		envelope = "JSONRPCRequest.json"
 		if kind == wire.KindNotification {
 			envelope = "JSONRPCNotification.json"
@@ -158,6 +157,7 @@ func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
 		return &route{err: err}
 	}
 	r.walk = append(r.walk, node{doc: env, s: env.root, envelope: true})
+	r.top = topExpansion(r.walk)
 	loc := baseURL + "route/" + routeName(mode, kind, m) + ".json"
 	if err := comp.c.AddResource(loc, doc); err != nil {
 		return &route{err: err}
@@ -168,6 +168,48 @@ func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
 	}
 	r.schema = sch
 	return r
+}
+
+// flatBranch is the schema of one union branch plus the union's own members, as one
+// object schema whose members refer into the union file: validating it is the same as
+// validating the branch and the union's properties, with fewer levels to walk through.
+// Branches with keywords it does not know are wrapped in allOf instead.
+func flatBranch(unionURL, branchPtr string, branch, unionProps map[string]any) map[string]any {
+	props := map[string]any{}
+	out := map[string]any{"type": "object", "properties": props}
+	for k, v := range branch {
+		switch k {
+		case "title", "description", "type":
+		case "required":
+			out["required"] = v
+		case "properties":
+			bp, _ := v.(map[string]any)
+			for name := range bp {
+				props[name] = map[string]any{"$ref": unionURL + "#" + branchPtr + "/properties/" + escapePointer(name)}
+			}
+		default:
+			return wrapBranch(unionURL, branchPtr, unionProps)
+		}
+	}
+	for name := range unionProps {
+		if _, dup := props[name]; dup {
+			return wrapBranch(unionURL, branchPtr, unionProps)
+		}
+		props[name] = map[string]any{"$ref": unionURL + "#/properties/" + escapePointer(name)}
+	}
+	return out
+}
+
+func wrapBranch(unionURL, branchPtr string, unionProps map[string]any) map[string]any {
+	all := []any{map[string]any{"$ref": unionURL + "#" + branchPtr}}
+	if len(unionProps) > 0 {
+		refs := map[string]any{}
+		for name := range unionProps {
+			refs[name] = map[string]any{"$ref": unionURL + "#/properties/" + escapePointer(name)}
+		}
+		all = append(all, map[string]any{"properties": refs})
+	}
+	return map[string]any{"allOf": all}
 }
 
 // routeName names a route in the cache and in the compiler's URL space.

@@ -1,10 +1,8 @@
 package schema
 
 import (
-	"bytes"
 	"fmt"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tidwall/gjson"
 
 	"codexrec/internal/wire"
@@ -127,9 +125,9 @@ func (c *check) unknown() {
 func (c *check) validate(kind wire.Kind, m *Method) {
 	s := c.v.set
 	if c.inst == nil {
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.line))
+		inst, err := decode(c.line)
 		if err != nil {
-			c.add(RuleInvalid, "", "not a JSON-RPC message (not-json)")
+			c.add(RuleInvalid, "", "cannot check: "+err.Error())
 			return
 		}
 		c.inst = inst
@@ -157,12 +155,12 @@ func (c *check) validate(kind wire.Kind, m *Method) {
 		}
 		c.add(rule, ptr, reason)
 	}
-	missing := undeclared(c.inst, r.walk, "", c.v.scratch[:0])
+	missing := undeclaredPre(c.inst, r.walk, r.top, c.v.scratch[:0])
 	if len(missing) > 0 && mode == 0 {
 		var exp map[string]bool
 		if x := s.routeFor(1, kind, m); x.err == nil {
 			exp = map[string]bool{}
-			for _, p := range undeclared(c.inst, x.walk, "", nil) {
+			for _, p := range undeclaredPre(c.inst, x.walk, x.top, nil) {
 				exp[p] = true
 			}
 		}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,41 +22,90 @@ type node struct {
 const maxExpand = 256
 
 // undeclared walks v against nodes and appends the pointer of every member that no
-// schema at its position declares. Members of undeclared members are not visited:
-// the outermost one is the finding.
-func undeclared(v any, nodes []node, ptr string, out []string) []string {
+// schema at its position declares, sorted. Members of undeclared members are not
+// visited: the outermost one is the finding.
+func undeclared(v any, nodes []node, out []string) []string {
+	return undeclaredPre(v, nodes, nil, out)
+}
+
+// undeclaredPre is undeclared with the top level already expanded (when pre is set).
+func undeclaredPre(v any, nodes []node, pre *expansion, out []string) []string {
+	w := walker{out: out}
+	w.walk(v, nodes, pre)
+	sort.Strings(w.out)
+	return w.out
+}
+
+// topExpansion expands a route's top-level nodes once, when that does not depend on
+// the message; nil otherwise.
+func topExpansion(nodes []node) *expansion {
+	objs, open, dependent := expand(nodes, map[string]any{})
+	if dependent {
+		return nil
+	}
+	return &expansion{objs, open}
+}
+
+// walker holds the path to the current value; pointers are only built for findings.
+type walker struct {
+	path []string
+	out  []string
+}
+
+func (w *walker) report(last string) {
+	var b strings.Builder
+	for _, t := range w.path {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(t))
+	}
+	b.WriteByte('/')
+	b.WriteString(escapePointer(last))
+	w.out = append(w.out, b.String())
+}
+
+func (w *walker) walk(v any, nodes []node, pre *expansion) {
 	switch val := v.(type) {
 	case map[string]any:
-		objs, open := expand(nodes, val)
+		var objs []node
+		var open bool
+		if pre != nil {
+			objs, open = pre.objs, pre.open
+		} else {
+			objs, open = expandCached(nodes, val)
+		}
 		if open {
-			return out
+			return
 		}
-		keys := make([]string, 0, len(val))
-		for k := range val {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if ptr == "" && k == "jsonrpc" {
+		for k, mv := range val {
+			if len(w.path) == 0 && k == "jsonrpc" {
 				// JSON-RPC 2.0's own member: the server accepts and ignores it, and the
 				// envelope schemas leave it out only because Codex omits it.
 				continue
 			}
 			child, declared, free := members(objs, k)
-			p := ptr + "/" + escapePointer(k)
 			switch {
 			case !declared:
-				out = append(out, p)
+				w.report(k)
 			case !free && len(child) > 0:
-				out = undeclared(val[k], child, p, out)
+				switch mv.(type) {
+				case map[string]any, []any:
+					w.path = append(w.path, k)
+					w.walk(mv, child, nil)
+					w.path = w.path[:len(w.path)-1]
+				}
 			}
 		}
 	case []any:
-		objs, open := expand(nodes, val)
+		objs, open := expandCached(nodes, val)
 		if open {
-			return out
+			return
 		}
 		for i, e := range val {
+			switch e.(type) {
+			case map[string]any, []any:
+			default:
+				continue
+			}
 			var child []node
 			for _, o := range objs {
 				switch items := o.s.(map[string]any)["items"].(type) {
@@ -68,11 +118,47 @@ func undeclared(v any, nodes []node, ptr string, out []string) []string {
 				}
 			}
 			if len(child) > 0 {
-				out = undeclared(e, child, ptr+"/"+strconv.Itoa(i), out)
+				w.path = append(w.path, strconv.Itoa(i))
+				w.walk(e, child, nil)
+				w.path = w.path[:len(w.path)-1]
 			}
 		}
 	}
-	return out
+}
+
+// expansion is a cached expand result for a schema node whose expansion does not
+// depend on the value (no anyOf/oneOf on the way).
+type expansion struct {
+	objs []node
+	open bool
+}
+
+func expandCached(nodes []node, v any) ([]node, bool) {
+	if len(nodes) != 1 || nodes[0].props != nil || nodes[0].doc == nil {
+		objs, open, _ := expand(nodes, v)
+		return objs, open
+	}
+	m, ok := nodes[0].s.(map[string]any)
+	if !ok {
+		objs, open, _ := expand(nodes, v)
+		return objs, open
+	}
+	key := reflect.ValueOf(m).UnsafePointer()
+	// The cache key includes the kind of value: type filters differ for objects and arrays.
+	_, isArr := v.([]any)
+	cache := &nodes[0].doc.objExp
+	if isArr {
+		cache = &nodes[0].doc.arrExp
+	}
+	if e, ok := cache.Load(key); ok {
+		x := e.(*expansion)
+		return x.objs, x.open
+	}
+	objs, open, dependent := expand(nodes, v)
+	if !dependent {
+		cache.Store(key, &expansion{objs, open})
+	}
+	return objs, open
 }
 
 // members collects what the object schemas say about member k: the schemas of its
@@ -124,7 +210,7 @@ func members(objs []node, k string) (child []node, declared, free bool) {
 // expand resolves $ref and allOf, and picks the anyOf/oneOf alternatives v can match,
 // down to the object or array schemas that declare members or items. open is true
 // when some schema at this position constrains nothing (true, {}, a bare "object").
-func expand(nodes []node, v any) (objs []node, open bool) {
+func expand(nodes []node, v any) (objs []node, open, dependent bool) {
 	work := append([]node(nil), nodes...)
 	declaring := false
 	for steps := 0; len(work) > 0 && steps < maxExpand; steps++ {
@@ -161,6 +247,7 @@ func expand(nodes []node, v any) (objs []node, open bool) {
 			if !ok {
 				continue
 			}
+			dependent = true
 			var fit []node
 			for _, a := range alts {
 				if matches(n.doc, a, v) {
@@ -185,7 +272,7 @@ func expand(nodes []node, v any) (objs []node, open bool) {
 			open = true
 		}
 	}
-	return objs, open || !declaring
+	return objs, open || !declaring, dependent
 }
 
 func hasComb(m map[string]any) bool {
