@@ -1,10 +1,12 @@
 package view_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"codexrec/internal/wire"
+	"codexrec/recorder"
 	"codexrec/view"
 )
 
@@ -104,4 +106,43 @@ func frameLines(out string) []string {
 		}
 	}
 	return ls
+}
+
+// TestShowNotes: findings and redactions print under their frame, and not at all when
+// their frame is filtered out. The captured fixtures are clean, so the annotations are
+// added here to real frames, as record's validation and sanitizing write them.
+func TestShowNotes(t *testing.T) {
+	rec := fixture(t, "0.171.0/approval-accept.jsonl")
+	approval := seqOf(t, rec, wire.ServerToClient, "item/commandExecution/requestApproval")
+	rec.Entries = insertAfter(rec.Entries, approval, recorder.Entry{Type: recorder.TypeFinding, Seq: approval,
+		Rule: "undeclared-field", Severity: "warning", Pointer: "/params/startedAtMs", Reason: "not in the schema"})
+	rec.Entries = insertAfter(rec.Entries, approval, recorder.Entry{Type: recorder.TypeRedaction, Seq: approval,
+		Rule: "path-map", Pointer: "/params/cwd", Detail: "<cwd>"})
+	render := func(cfg view.Text) string {
+		var out strings.Builder
+		cfg.W = &out
+		cfg.Header(rec.Name, rec.Header)
+		for i := range rec.Entries {
+			cfg.Entry(&rec.Entries[i])
+		}
+		cfg.Trailer(rec.Trailer)
+		return out.String()
+	}
+	lines := strings.Split(render(view.Text{}), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, fmt.Sprintf("#%-5d", approval)) {
+			want := []string{
+				fmt.Sprintf("✂ #%d redacted path-map at /params/cwd → <cwd>", approval),
+				fmt.Sprintf("⚑ #%d finding warning undeclared-field /params/startedAtMs: not in the schema", approval),
+			}
+			for j, w := range want {
+				if i+1+j >= len(lines) || strings.TrimSpace(lines[i+1+j]) != w {
+					t.Errorf("line %d after the frame = %q, want %q", j+1, lines[i+1+j], w)
+				}
+			}
+		}
+	}
+	if out := render(view.Text{Methods: []string{"initialize"}}); strings.Contains(out, "⚑") || strings.Contains(out, "✂") {
+		t.Errorf("notes of a filtered-out frame were printed:\n%s", out)
+	}
 }
