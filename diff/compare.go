@@ -20,6 +20,7 @@ const (
 	ItemTypeRemoved ChangeKind = "item-type-removed"  // an item type seen only in OLD
 	MessageAdded    ChangeKind = "message-added"      // a message NEW has and alignment left unmatched
 	MessageRemoved  ChangeKind = "message-removed"    // a message OLD has and alignment left unmatched
+	MessageMoved    ChangeKind = "message-moved"      // an equal message at another place in the sequence
 )
 
 // fieldChange is one difference inside an aligned pair of messages.

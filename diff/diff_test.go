@@ -48,6 +48,7 @@ func TestPairs(t *testing.T) {
 		{name: "enums", dir: "enums"},
 		{name: "messages", dir: "messages"},
 		{name: "json-in-string", dir: "json-in-string"},
+		{name: "moved", dir: "moved"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

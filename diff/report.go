@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"codexrec/internal/normalize"
 	"codexrec/internal/wire"
 )
 
@@ -39,6 +40,7 @@ type DirSummary struct {
 	Changed int    `json:"changed"` // aligned pairs that differ
 	Added   int    `json:"added"`   // messages only NEW has
 	Removed int    `json:"removed"` // messages only OLD has
+	Moved   int    `json:"moved"`   // equal messages at another place in the sequence
 }
 
 // MethodRef is a message kind and method in one direction.
@@ -119,15 +121,25 @@ func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Messa
 	sum := DirSummary{Dir: dir, Old: len(a), New: len(b)}
 	var changes []fieldChange
 	var path []byte
-	for _, p := range align(intern(a), intern(b)) {
+	steps := align(intern(a), intern(b))
+	moved := findMoves(steps, a, b)
+	for _, p := range steps {
 		switch {
 		case p.old < 0:
+			if _, ok := moved.to[p.new]; ok {
+				continue
+			}
 			sum.Added++
 			m := &b[p.new]
 			agg.add(dir, m, Change{Change: MessageAdded, New: render(m.Value, valueMax), NewSeq: m.Seq})
 		case p.new < 0:
-			sum.Removed++
 			m := &a[p.old]
+			if j, ok := moved.from[p.old]; ok {
+				sum.Moved++
+				agg.add(dir, m, Change{Change: MessageMoved, OldSeq: m.Seq, NewSeq: b[j].Seq})
+				continue
+			}
+			sum.Removed++
 			agg.add(dir, m, Change{Change: MessageRemoved, Old: render(m.Value, valueMax), OldSeq: m.Seq})
 		default:
 			sum.Aligned++
@@ -152,6 +164,39 @@ func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Messa
 	methodsOnlyIn(&r.MethodsRemoved, dir, a, b)
 	methodsOnlyIn(&r.MethodsAdded, dir, b, a)
 	compareEnums(agg, dir, a, b)
+}
+
+// moves pairs messages the alignment left unmatched on both sides that are equal
+// after normalisation: the same message, sent at another point in the session (an
+// asynchronous notification racing the others).
+type moves struct{ from, to map[int]int } // old index -> new index, and back
+
+func findMoves(steps []pair, a, b []Message) moves {
+	mv := moves{from: map[int]int{}, to: map[int]int{}}
+	byKey := map[string][]int{} // unmatched new messages by key, in order
+	for _, p := range steps {
+		if p.old < 0 {
+			k := b[p.new].key()
+			byKey[k] = append(byKey[k], p.new)
+		}
+	}
+	if len(byKey) == 0 {
+		return mv
+	}
+	for _, p := range steps {
+		if p.new >= 0 {
+			continue
+		}
+		cands := byKey[a[p.old].key()]
+		for ci, j := range cands {
+			if normalize.Equal(a[p.old].Value, b[j].Value) {
+				mv.from[p.old], mv.to[j] = j, p.old
+				byKey[a[p.old].key()] = append(cands[:ci:ci], cands[ci+1:]...)
+				break
+			}
+		}
+	}
+	return mv
 }
 
 // methodsOnlyIn appends the kinds and methods of have that other lacks, in order of
@@ -278,7 +323,7 @@ func (g *aggregator) add(dir string, m *Message, c Change) {
 
 // changeOrder puts whole-message changes first, then enum findings, then fields.
 var changeOrder = map[ChangeKind]int{
-	MessageRemoved: 0, MessageAdded: 1,
+	MessageRemoved: 0, MessageAdded: 1, MessageMoved: 1,
 	ItemTypeRemoved: 2, ItemTypeAdded: 3, EnumRemoved: 4, EnumAdded: 5,
 	Removed: 6, Added: 7, TypeChanged: 8, ValueChanged: 9,
 }

@@ -55,8 +55,12 @@ func (r *Report) WriteText(w io.Writer, colour bool) error {
 		fmt.Fprintln(bw, p.paint(ansiBold, "summary: different"))
 	}
 	for _, d := range r.Directions {
-		fmt.Fprintf(bw, "  %-4s messages %d old, %d new: %d aligned (%d changed), %d added, %d removed\n",
+		fmt.Fprintf(bw, "  %-4s messages %d old, %d new: %d aligned (%d changed), %d added, %d removed",
 			d.Dir, d.Old, d.New, d.Aligned, d.Changed, d.Added, d.Removed)
+		if d.Moved > 0 {
+			fmt.Fprintf(bw, ", %d moved", d.Moved)
+		}
+		fmt.Fprintln(bw)
 	}
 	for _, m := range r.MethodsAdded {
 		fmt.Fprintf(bw, "  %s %s %s %s (%d)\n", p.paint(ansiGreen, "+ only in new:"), m.Dir, m.Kind, m.Method, m.Count)
@@ -100,6 +104,8 @@ func (c *Change) line(p painter) string {
 		mark, colour, text = "+", ansiGreen, "message only in new: "+c.New
 	case MessageRemoved:
 		mark, colour, text = "-", ansiRed, "message only in old: "+c.Old
+	case MessageMoved:
+		mark, colour, text = "↕", ansiYellow, "the same message, at another place in the sequence"
 	default:
 		mark, colour, text = "?", "", string(c.Change)
 	}
