@@ -200,7 +200,7 @@ func (s *state) frame(e *recorder.Entry, h recorder.Header) {
 		return
 	}
 	msg := e.JSON()
-	s.ansi(e, msg)
+	s.escapes(e, msg)
 	switch e.Msg.Kind {
 	case wire.KindRequest:
 		s.request(e, msg)

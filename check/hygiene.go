@@ -57,23 +57,65 @@ func preview(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-// ansi reports a JSON message carrying an escaped ESC character (\u001b), the start
-// of an ANSI colour or cursor sequence a client would print verbatim.
-func (s *state) ansi(e *recorder.Entry, msg []byte) {
-	rest := msg
-	for {
-		i := bytes.Index(rest, []byte(`\u001`))
-		if i < 0 || i+5 >= len(rest) {
+// escapes reports a JSON message carrying an escaped ESC character (\u001b, the
+// start of an ANSI colour or cursor sequence a client would print verbatim), or an
+// escaped lone UTF-16 surrogate (\ud800 without its pair), which decodes to no valid
+// UTF-8 and which strict parsers reject. One finding of each kind per message.
+func (s *state) escapes(e *recorder.Entry, msg []byte) {
+	var ansi, lone bool
+	for off := 0; off < len(msg) && !(ansi && lone); {
+		i := bytes.Index(msg[off:], []byte(`\u`))
+		if i < 0 {
 			return
 		}
-		if c := rest[i+5]; (c == 'b' || c == 'B') && escaped(rest, i) {
-			off := len(msg) - len(rest) + i
+		i += off
+		off = i + 2
+		if !escaped(msg, i) || i+6 > len(msg) {
+			continue
+		}
+		r, ok := hex4(msg[i+2 : i+6])
+		if !ok {
+			continue
+		}
+		off = i + 6
+		switch {
+		case r == 0x1b && !ansi:
+			ansi = true
 			s.report(Finding{Rule: RuleANSI, Seqs: []int64{e.Seq}, Dir: e.Dir.String(), Method: e.Msg.Method,
-				Message: fmt.Sprintf("%s message carries an ANSI escape (\\u001b) at byte %d", e.Msg.Method, off)})
-			return
+				Message: fmt.Sprintf("%s message carries an ANSI escape (\\u001b) at byte %d", e.Msg.Method, i)})
+		case r >= 0xd800 && r <= 0xdbff:
+			if i+12 <= len(msg) && msg[i+6] == '\\' && msg[i+7] == 'u' {
+				if lo, ok := hex4(msg[i+8 : i+12]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+					off = i + 12
+					continue
+				}
+			}
+			fallthrough
+		case r >= 0xdc00 && r <= 0xdfff:
+			if !lone {
+				lone = true
+				s.report(Finding{Rule: RuleInvalidUTF8, Seqs: []int64{e.Seq}, Dir: e.Dir.String(), Method: e.Msg.Method,
+					Message: fmt.Sprintf("%s message carries a lone UTF-16 surrogate %s at byte %d: it decodes to no valid UTF-8", e.Msg.Method, msg[i:i+6], i)})
+			}
 		}
-		rest = rest[i+5:]
 	}
+}
+
+func hex4(b []byte) (rune, bool) {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 // escaped reports whether the backslash at b[i] starts an escape, i.e. is not itself

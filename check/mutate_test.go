@@ -133,6 +133,17 @@ func (m *mutable) edit(i int, f func(msg map[string]any)) {
 	e.Line = append(b, '\n')
 }
 
+// replace rewrites the first occurrence of old in the frame's bytes, for what a
+// decoded copy cannot hold (a lone surrogate escape).
+func (m *mutable) replace(i int, old, new string) {
+	m.t.Helper()
+	e := &m.rec.Entries[i]
+	if !bytes.Contains(e.Line, []byte(old)) {
+		m.t.Fatalf("frame %d has no %q", e.Seq, old)
+	}
+	e.Line = bytes.Replace(e.Line, []byte(old), []byte(new), 1)
+}
+
 // write publishes the recording with recorder.Create in a temporary directory.
 func (m *mutable) write() string {
 	m.t.Helper()

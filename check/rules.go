@@ -101,7 +101,7 @@ var Rules = []Rule{
 	{RuleUnresolved, Error, "an approval or tool request was not followed by serverRequest/resolved"},
 	{RuleStdoutNoise, Error, "a line on the server's stdout is blank, not JSON, or not JSON-RPC"},
 	{RuleClientNoise, Warning, "a line the client sent is blank, not JSON, or not JSON-RPC"},
-	{RuleInvalidUTF8, Error, "a line on the wire is not valid UTF-8"},
+	{RuleInvalidUTF8, Error, "a line on the wire is not valid UTF-8, or a message escapes a lone UTF-16 surrogate"},
 	{RuleANSI, Warning, "a JSON message carries ANSI escape sequences"},
 	{RuleServerExit, Error, "the server exited with a non-zero code, by a signal, or could not start"},
 	{RuleStderrError, Info, "ERROR lines on the server's stderr (counted, not failed)"},
