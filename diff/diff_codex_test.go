@@ -30,18 +30,18 @@ func changeLines(r *diff.Report) []string {
 	return out
 }
 
-// TestRealSessions records the same session (one plain turn against a scripted fake
-// model) with the real binaries: twice with the oldest pinned version, once with the
-// newest. Twice with one binary must diff as equal (the normalisation is complete);
+// TestRealSessions captures the shipped plain scenario (one turn against the scripted
+// fake model) with the real binaries, unsanitized: twice with the oldest pinned
+// version, once with the newest. Twice with one binary must diff as equal (the normalisation is complete);
 // across versions the report must be exactly the fields the newer binary added.
 func TestRealSessions(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "old-1.jsonl")
 	b := filepath.Join(dir, "old-2.jsonl")
 	c := filepath.Join(dir, "new.jsonl")
-	recordPlainTurn(t, codexbin.Oldest, a)
-	recordPlainTurn(t, codexbin.Oldest, b)
-	recordPlainTurn(t, codexbin.Newest, c)
+	capturePlain(t, codexbin.Oldest, a)
+	capturePlain(t, codexbin.Oldest, b)
+	capturePlain(t, codexbin.Newest, c)
 	load := func(p string) *diff.Session {
 		s, err := diff.LoadFile(p, diff.Options{})
 		if err != nil {
