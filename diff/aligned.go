@@ -5,10 +5,13 @@ import "codexrec/internal/wire"
 // Step is one step of the alignment Compare makes in a direction: a message of each
 // session, aligned (Changes lists their differences; none when they are equal after
 // normalisation), or a message of one session only (the other side is nil: the
-// message was added or removed).
+// message was added or removed, or moved when Moved is set).
 type Step struct {
 	Old, New *Message
 	Changes  []Change // each with Count 1 and both seqs
+	// Moved is, for a message of one session only, the equal message at another place
+	// in the other session (Compare's message-moved), or nil.
+	Moved *Message
 }
 
 // Align returns the alignment of old's and new's messages in direction d that Compare
@@ -31,12 +34,22 @@ func Align(old, new *Session, d wire.Direction) []Step {
 	}
 	var steps []Step
 	var fc []fieldChange
-	for _, p := range align(intern(a), intern(b)) {
+	pairs := align(intern(a), intern(b))
+	moved := findMoves(pairs, a, b)
+	for _, p := range pairs {
 		switch {
 		case p.old < 0:
-			steps = append(steps, Step{New: &b[p.new]})
+			s := Step{New: &b[p.new]}
+			if i, ok := moved.to[p.new]; ok {
+				s.Moved = &a[i]
+			}
+			steps = append(steps, s)
 		case p.new < 0:
-			steps = append(steps, Step{Old: &a[p.old]})
+			s := Step{Old: &a[p.old]}
+			if j, ok := moved.from[p.old]; ok {
+				s.Moved = &b[j]
+			}
+			steps = append(steps, s)
 		default:
 			s := Step{Old: &a[p.old], New: &b[p.new]}
 			fc = compareValues(fc[:0], "", s.Old.Value, s.New.Value)

@@ -25,11 +25,12 @@ type diffStep struct {
 	Old     int           `json:"o"`
 	New     int           `json:"n"`
 	Changes []diff.Change `json:"c,omitempty"`
+	Moved   int64         `json:"mv,omitempty"` // seq of the equal message elsewhere in the other session
 }
 
 // WriteDiffHTML writes the comparison of two recordings as one self-contained page:
 // both sessions side by side per direction, aligned as diff aligns them, each step
-// marked same, changed (with its changes), added or removed, with diff's report on
+// marked same, changed (with its changes), added, removed or moved, with diff's report on
 // top. oldS and newS are the recordings loaded by diff.Load, r their diff.Compare.
 func WriteDiffHTML(w io.Writer, oldRec, newRec *recorder.Recording, oldS, newS *diff.Session, r *diff.Report) error {
 	oldData, newData := buildSession(oldRec), buildSession(newRec)
@@ -56,7 +57,11 @@ func WriteDiffHTML(w io.Writer, oldRec, newRec *recorder.Recording, oldS, newS *
 	for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
 		lane := diffLane{Dir: dir.String(), Steps: []diffStep{}}
 		for _, st := range diff.Align(oldS, newS, dir) {
-			lane.Steps = append(lane.Steps, diffStep{Old: at(oi, st.Old), New: at(ni, st.New), Changes: st.Changes})
+			s := diffStep{Old: at(oi, st.Old), New: at(ni, st.New), Changes: st.Changes}
+			if st.Moved != nil {
+				s.Moved = st.Moved.Seq
+			}
+			lane.Steps = append(lane.Steps, s)
 		}
 		d.Lanes = append(d.Lanes, lane)
 	}

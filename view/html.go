@@ -18,8 +18,18 @@ import (
 //go:embed assets/page.css
 var pageCSS string
 
-//go:embed assets/page.js
-var pageJS string
+// The page's script is one function built from three parts that share its scope:
+// helpers and the page skeleton, the recording view, the diff view.
+var (
+	//go:embed assets/common.js
+	commonJS string
+	//go:embed assets/recording.js
+	recordingJS string
+	//go:embed assets/diff.js
+	diffJS string
+
+	pageJS = "(function () {\n  'use strict';\n" + commonJS + recordingJS + diffJS + "})();\n"
+)
 
 // pageData is what the page's script reads from its JSON data block.
 type pageData struct {

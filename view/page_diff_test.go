@@ -48,15 +48,18 @@ func TestDiffPageInBrowser(t *testing.T) {
 			}
 			waitFor(t, b, "the page", "document.body.dataset.ready === '1'")
 
-			var want struct{ rows, chg, add, del int }
+			var want struct{ rows, chg, add, del, mov int }
 			for _, d := range r.Directions {
-				want.rows += d.Aligned + d.Added + d.Removed
+				want.rows += d.Aligned + d.Added + d.Removed + 2*d.Moved
 				want.chg += d.Changed
 				want.add += d.Added
 				want.del += d.Removed
+				want.mov += 2 * d.Moved // the message's place in each session
 			}
 			count := func(sel string) int { return domInt(t, b, `return document.querySelectorAll('`+sel+`').length`) }
-			got := struct{ rows, chg, add, del int }{count("#list .drow"), count(`.drow[data-mark="chg"]`), count(`.drow[data-mark="add"]`), count(`.drow[data-mark="del"]`)}
+			t.Logf("report: %+v", want)
+			got := struct{ rows, chg, add, del, mov int }{count("#list .drow"), count(`.drow[data-mark="chg"]`),
+				count(`.drow[data-mark="add"]`), count(`.drow[data-mark="del"]`), count(`.drow[data-mark="mov"]`)}
 			if got != want {
 				t.Errorf("page rows (all, changed, added, removed) = %+v, report says %+v", got, want)
 			}
@@ -66,8 +69,8 @@ func TestDiffPageInBrowser(t *testing.T) {
 			if err := b.Exec(nil, `document.getElementById('only-diff').click()`); err != nil {
 				t.Fatal(err)
 			}
-			if n := count("#list .drow"); n != want.chg+want.add+want.del {
-				t.Errorf("only differences: %d rows, want %d", n, want.chg+want.add+want.del)
+			if n := count("#list .drow"); n != want.chg+want.add+want.del+want.mov {
+				t.Errorf("only differences: %d rows, want %d", n, want.chg+want.add+want.del+want.mov)
 			}
 			// The first change listed in the summary leads to its aligned row.
 			c := r.Groups[0].Changes[0]
