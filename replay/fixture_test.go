@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -233,5 +234,61 @@ func TestEchoPlaceholders(t *testing.T) {
 	}
 	if n := strings.Count(all, `"`+work+`/hello.txt"`); n != 2 {
 		t.Errorf("the patched file's live path appears %d times, want 2 (as <cwd>/hello.txt in the recording)", n)
+	}
+}
+
+// TestServerRequestAnswers: the approval request goes out with its recorded id, and
+// the client's answer is matched by that id: another id (even "0" for 0), another
+// decision or no answer at all is a mismatch or an unused frame.
+func TestServerRequestAnswers(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "approval-accept"), 0)
+	for _, tc := range []struct {
+		name   string
+		answer func(recorded string) string // "" sends nothing
+		want   []error
+		log    string
+	}{
+		{"recorded answer", func(r string) string { return r }, nil, ""},
+		{"answer in another shape", func(string) string { return `{"jsonrpc":"2.0","result":{"decision":"accept"},"id":0}` }, nil, ""},
+		{"id as a string", func(r string) string { return strings.Replace(r, `"id":0`, `"id":"0"`, 1) },
+			[]error{replay.ErrNoMatch, replay.ErrUnused}, `response answers id "0", which the replay never sent as a request`},
+		{"declined", func(r string) string { return strings.Replace(r, `"accept"`, `"decline"`, 1) },
+			[]error{replay.ErrNoMatch, replay.ErrUnused}, `/result/decision: "decline", expected "accept"`},
+		{"no answer", func(string) string { return "" }, []error{replay.ErrUnused}, "response id 0 (item/commandExecution/requestApproval)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := serve(t, &replay.Server{Script: sc})
+			for _, cf := range sc.Client {
+				line := strings.TrimSuffix(string(cf.Line), "\n")
+				if cf.Msg.Kind == wire.KindResponse {
+					req := s.until("the approval request", func(l string) bool {
+						return gjson.Get(l, "method").Str == "item/commandExecution/requestApproval"
+					})
+					if id := gjson.Get(req[len(req)-1], "id").Raw; id != "0" {
+						t.Fatalf("approval request sent with id %s, recorded 0", id)
+					}
+					if line = tc.answer(line); line == "" {
+						break
+					}
+				}
+				s.send(line)
+				if cf.Msg.Kind == wire.KindRequest {
+					s.response(string(cf.Msg.ID))
+				}
+			}
+			err := s.finish()
+			s.rest()
+			if len(tc.want) == 0 && err != nil {
+				t.Fatalf("Serve: %v\n%s", err, s.log)
+			}
+			for _, w := range tc.want {
+				if !errors.Is(err, w) {
+					t.Errorf("Serve: %v; want %v", err, w)
+				}
+			}
+			if !strings.Contains(s.log.String(), tc.log) {
+				t.Errorf("log lacks %q:\n%s", tc.log, s.log)
+			}
+		})
 	}
 }
