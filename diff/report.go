@@ -357,3 +357,17 @@ func (g *aggregator) groups() []Group {
 	})
 	return out
 }
+
+// OnlyMoves reports whether the sessions differ only in the order of some messages
+// (every change is a message-moved): the same after normalisation, had asynchronous
+// notifications arrived in the same order.
+func (r *Report) OnlyMoves() bool {
+	for _, g := range r.Groups {
+		for _, c := range g.Changes {
+			if c.Change != MessageMoved {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -11,7 +11,7 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		args:    "[--json] [--ignore POINTER]... [--html -o FILE] OLD NEW",
+		args:    "[--json] [--ignore POINTER]... [--ignore-moves] [--html -o FILE] OLD NEW",
 		summary: "compare two recordings after normalising run-varying values (exit 1 when they differ)",
 		flags:   diffFlags,
 		run:     runDiff,
@@ -22,15 +22,18 @@ type diffConfig struct {
 	json   bool
 	color  string
 	ignore multiFlag
-	html   bool   // also write the aligned sessions as a page (view.WriteDiffHTML)
-	out    string // the page's file
-	force  bool
+	// ignoreMoves: message-moved changes alone do not make the sessions differ.
+	ignoreMoves bool
+	html        bool   // also write the aligned sessions as a page (view.WriteDiffHTML)
+	out         string // the page's file
+	force       bool
 }
 
 func diffFlags(fs *flag.FlagSet) any {
 	c := &diffConfig{}
 	fs.BoolVar(&c.json, "json", false, "write the report as JSON")
 	fs.StringVar(&c.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR), always, never")
+	fs.BoolVar(&c.ignoreMoves, "ignore-moves", false, "exit 0 when the only differences are messages at another place in the sequence (asynchronous notifications)")
 	fs.Var(&c.ignore, "ignore", "also leave out values at JSON `POINTER` (repeatable; * is one segment, ** any: /params/item/durationMs, /**/model)")
 	fs.BoolVar(&c.html, "html", false, "also write the two sessions aligned, changes marked, as a self-contained HTML page to -o FILE")
 	fs.StringVar(&c.out, "o", "", "with --html, the page's `FILE`")
@@ -67,7 +70,7 @@ func runDiff(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	if !r.Same {
+	if !r.Same && !(c.ignoreMoves && r.OnlyMoves()) {
 		return &exitError{code: exitFindings}
 	}
 	return nil
@@ -89,6 +92,8 @@ func interleavedFlags(args []string, c *diffConfig) []string {
 		switch {
 		case name == "json":
 			c.json = true
+		case name == "ignore-moves":
+			c.ignoreMoves = true
 		case name == "html":
 			c.html = true
 		case name == "force":

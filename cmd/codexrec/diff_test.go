@@ -101,6 +101,19 @@ func TestDiffCommand(t *testing.T) {
 			t.Fatalf("exit %d, want 0 with the new fields ignored\n%s%s", res.code, res.stdout, res.stderr)
 		}
 	})
+	t.Run("--ignore-moves", func(t *testing.T) {
+		dir := filepath.Join("..", "..", "diff", "testdata", "pairs", "moved")
+		old, nw := filepath.Join(dir, "old.jsonl"), filepath.Join(dir, "new.jsonl")
+		if res := runCodexrec(t, "", nil, "diff", old, nw); res.code != 1 || !bytes.Contains(res.stdout, []byte("1 moved")) {
+			t.Errorf("a moved notification: exit %d, want 1\n%s", res.code, res.stdout)
+		}
+		if res := runCodexrec(t, "", nil, "diff", "--ignore-moves", old, nw); res.code != 0 {
+			t.Errorf("--ignore-moves: exit %d, want 0\n%s", res.code, res.stdout)
+		}
+		if res := runCodexrec(t, "", nil, "diff", "--ignore-moves", oldPlain, newPlain); res.code != 1 {
+			t.Errorf("--ignore-moves with real changes: exit %d, want 1", res.code)
+		}
+	})
 	t.Run("text report", func(t *testing.T) {
 		res := runCodexrec(t, "", nil, "diff", oldPlain, newPlain)
 		for _, want := range []string{"summary: different", "s2c notification item/started", "+ /params/item/startedAtMs added \"<time>\""} {
