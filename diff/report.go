@@ -1,12 +1,6 @@
 package diff
 
-import (
-	"sort"
-	"strings"
-
-	"codexrec/internal/normalize"
-	"codexrec/internal/wire"
-)
+import "codexrec/internal/wire"
 
 // Report is the outcome of comparing two sessions.
 type Report struct {
@@ -166,39 +160,6 @@ func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Messa
 	compareEnums(agg, dir, a, b)
 }
 
-// moves pairs messages the alignment left unmatched on both sides that are equal
-// after normalisation: the same message, sent at another point in the session (an
-// asynchronous notification racing the others).
-type moves struct{ from, to map[int]int } // old index -> new index, and back
-
-func findMoves(steps []pair, a, b []Message) moves {
-	mv := moves{from: map[int]int{}, to: map[int]int{}}
-	byKey := map[string][]int{} // unmatched new messages by key, in order
-	for _, p := range steps {
-		if p.old < 0 {
-			k := b[p.new].key()
-			byKey[k] = append(byKey[k], p.new)
-		}
-	}
-	if len(byKey) == 0 {
-		return mv
-	}
-	for _, p := range steps {
-		if p.new >= 0 {
-			continue
-		}
-		cands := byKey[a[p.old].key()]
-		for ci, j := range cands {
-			if normalize.Equal(a[p.old].Value, b[j].Value) {
-				mv.from[p.old], mv.to[j] = j, p.old
-				byKey[a[p.old].key()] = append(cands[:ci:ci], cands[ci+1:]...)
-				break
-			}
-		}
-	}
-	return mv
-}
-
 // methodsOnlyIn appends the kinds and methods of have that other lacks, in order of
 // first appearance.
 func methodsOnlyIn(out *[]MethodRef, dir string, have, other []Message) {
@@ -223,140 +184,6 @@ func methodsOnlyIn(out *[]MethodRef, dir string, have, other []Message) {
 }
 
 func kindName(m *Message) string { return m.Kind.String() }
-
-// compareEnums reports enum-like values seen on one side only, for pointers both
-// sides have.
-func compareEnums(agg *aggregator, dir string, a, b []Message) {
-	type loc struct{ key, ptr string }
-	type seen struct {
-		count int
-		seq   int64
-		msg   *Message
-	}
-	var path []byte
-	collect := func(ms []Message) (map[loc]map[string]*seen, map[loc]bool) {
-		vals := map[loc]map[string]*seen{}
-		ptrs := map[loc]bool{}
-		for i := range ms {
-			m := &ms[i]
-			k := m.key()
-			collectEnums(&path, m.Value, func(ptr, v string) {
-				l := loc{k, ptr}
-				ptrs[l] = true
-				set := vals[l]
-				if set == nil {
-					set = map[string]*seen{}
-					vals[l] = set
-				}
-				if s := set[v]; s != nil {
-					s.count++
-				} else {
-					set[v] = &seen{1, m.Seq, m}
-				}
-			})
-		}
-		return vals, ptrs
-	}
-	va, pa := collect(a)
-	vb, pb := collect(b)
-	for l, set := range vb {
-		if !pa[l] {
-			continue
-		}
-		for v, s := range set {
-			if _, ok := va[l][v]; !ok {
-				kind := EnumAdded
-				if isItemType(l.ptr) {
-					kind = ItemTypeAdded
-				}
-				agg.add(dir, s.msg, Change{Change: kind, Pointer: l.ptr, New: render(v, valueMax), NewSeq: s.seq, Count: s.count})
-			}
-		}
-	}
-	for l, set := range va {
-		if !pb[l] {
-			continue
-		}
-		for v, s := range set {
-			if _, ok := vb[l][v]; !ok {
-				kind := EnumRemoved
-				if isItemType(l.ptr) {
-					kind = ItemTypeRemoved
-				}
-				agg.add(dir, s.msg, Change{Change: kind, Pointer: l.ptr, Old: render(v, valueMax), OldSeq: s.seq, Count: s.count})
-			}
-		}
-	}
-}
-
-// aggregator merges identical changes (same group, kind and pointer) and counts them.
-type aggregator struct {
-	byGroup map[string]*Group
-	index   map[string]int // group key + change key -> index in the group's Changes
-}
-
-func newAggregator() *aggregator {
-	return &aggregator{byGroup: map[string]*Group{}, index: map[string]int{}}
-}
-
-func (g *aggregator) add(dir string, m *Message, c Change) {
-	gk := dir + " " + m.key()
-	grp := g.byGroup[gk]
-	if grp == nil {
-		grp = &Group{Dir: dir, Kind: kindName(m), Method: m.Method}
-		g.byGroup[gk] = grp
-	}
-	ck := gk + "\x00" + string(c.Change) + "\x00" + c.Pointer
-	if c.Change == EnumAdded || c.Change == EnumRemoved || c.Change == ItemTypeAdded || c.Change == ItemTypeRemoved {
-		ck += "\x00" + c.Old + c.New // each value is its own change
-	}
-	if c.Count == 0 {
-		c.Count = 1
-	}
-	if i, ok := g.index[ck]; ok {
-		grp.Changes[i].Count += c.Count
-		return
-	}
-	g.index[ck] = len(grp.Changes)
-	grp.Changes = append(grp.Changes, c)
-}
-
-// changeOrder puts whole-message changes first, then enum findings, then fields.
-var changeOrder = map[ChangeKind]int{
-	MessageRemoved: 0, MessageAdded: 1, MessageMoved: 1,
-	ItemTypeRemoved: 2, ItemTypeAdded: 3, EnumRemoved: 4, EnumAdded: 5,
-	Removed: 6, Added: 7, TypeChanged: 8, ValueChanged: 9,
-}
-
-// groups returns the groups ordered by direction (c2s first), method and kind, their
-// changes by kind, pointer and value, so reports are stable.
-func (g *aggregator) groups() []Group {
-	out := make([]Group, 0, len(g.byGroup))
-	for _, grp := range g.byGroup {
-		sort.SliceStable(grp.Changes, func(i, j int) bool {
-			a, b := grp.Changes[i], grp.Changes[j]
-			if changeOrder[a.Change] != changeOrder[b.Change] {
-				return changeOrder[a.Change] < changeOrder[b.Change]
-			}
-			if a.Pointer != b.Pointer {
-				return a.Pointer < b.Pointer
-			}
-			return a.Old+a.New < b.Old+b.New
-		})
-		out = append(out, *grp)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Dir != b.Dir {
-			return a.Dir < b.Dir // "c2s" < "s2c"
-		}
-		if a.Method != b.Method {
-			return a.Method < b.Method
-		}
-		return strings.Compare(a.Kind, b.Kind) < 0
-	})
-	return out
-}
 
 // OnlyMoves reports whether the sessions differ only in the order of some messages
 // (every change is a message-moved): the same after normalisation, had asynchronous
