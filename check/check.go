@@ -85,9 +85,12 @@ var ErrInput = errors.New("unreadable recording")
 func (c *Checker) CheckFile(path string) (*Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("check %s: %w: %w", path, ErrInput, err)
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s is a directory with no .jsonl recording", ErrInput, path)
+	}
 	return c.Check(f, path)
 }
 
@@ -96,7 +99,7 @@ func (c *Checker) CheckFile(path string) (*Result, error) {
 func (c *Checker) Check(r io.Reader, name string) (*Result, error) {
 	rd, err := recorder.NewReader(r, name)
 	if err != nil {
-		return nil, fmt.Errorf("check: %w: %w", ErrInput, err)
+		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	s := newState(c, name)
 	for {
@@ -105,7 +108,7 @@ func (c *Checker) Check(r io.Reader, name string) (*Result, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("check: %w: %w", ErrInput, err)
+			return nil, fmt.Errorf("%w: %w", ErrInput, err)
 		}
 		s.entry(&e, rd.Header())
 	}

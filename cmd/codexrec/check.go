@@ -4,7 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"codexrec/check"
@@ -13,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "check",
-		args:    "[flags] FILE...",
+		args:    "[flags] FILE|DIR|-...",
 		summary: "run protocol-health rules over recordings (unanswered requests, turn and item order, noise, exits, schema): a CI gate",
 		flags:   checkFlags,
 		run:     runCheck,
@@ -73,8 +76,14 @@ func runCheck(cfg any, args []string, std stdio) error {
 	}
 	var results []*check.Result
 	var inputErr error
-	for _, path := range args {
-		res, err := ck.CheckFile(path)
+	for _, path := range expandRecordings(args) {
+		var res *check.Result
+		var err error
+		if path == "-" {
+			res, err = ck.Check(std.in, "-")
+		} else {
+			res, err = ck.CheckFile(path)
+		}
 		if err != nil {
 			fmt.Fprintf(std.err, "codexrec check: %v\n", err)
 			inputErr = errors.Join(inputErr, err)
@@ -102,6 +111,32 @@ func runCheck(cfg any, args []string, std stdio) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// expandRecordings replaces each directory argument by the .jsonl files under it,
+// sorted, so CI can check a whole fixtures tree; "-" is standard input.
+func expandRecordings(args []string) []string {
+	var out []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if a == "-" || err != nil || !fi.IsDir() {
+			out = append(out, a) // errors are reported when the file is checked
+			continue
+		}
+		var found []string
+		filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		sort.Strings(found)
+		if len(found) == 0 {
+			out = append(out, a) // reported as unreadable: a directory with no recording
+		}
+		out = append(out, found...)
+	}
+	return out
 }
 
 func writeJUnit(path string, results []*check.Result, failOn check.Severity, disabled map[string]bool) error {

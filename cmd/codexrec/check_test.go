@@ -175,6 +175,7 @@ func TestCheckUsageAndUnreadable(t *testing.T) {
 		{"bad --fail-on", []string{"check", "--fail-on", "fatal", *checkFixture}, "--fail-on"},
 		{"unknown rule", []string{"check", "--disable", "no-such-rule", *checkFixture}, `no rule "no-such-rule"`},
 		{"one good one bad", []string{"check", *checkFixture, notRec}, "not a codexrec recording"},
+		{"empty directory", []string{"check", t.TempDir()}, "is a directory with no .jsonl recording"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCodexrec(t, "", nil, tc.args...)
@@ -201,5 +202,34 @@ func TestCheckSchema(t *testing.T) {
 	}
 	if r := runCodexrec(t, "", nil, "check", "--codex-version", "0.163.0", "--disable", "schema", "--fail-on", "warning", *checkFixture); r.code != 0 {
 		t.Errorf("--disable schema: exit %d, want 0\n%s", r.code, r.stdout)
+	}
+}
+
+// TestCheckDirAndStdin: a directory is checked recording by recording, sorted; "-"
+// reads the recording from standard input.
+func TestCheckDirAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	bad, _ := withoutTurnCompleted(t)
+	b, err := os.ReadFile(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(*checkFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "b-bad.jsonl"), b, 0o600)
+	os.WriteFile(filepath.Join(dir, "a-good.jsonl"), good, 0o600)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a recording"), 0o600)
+	r := runCodexrec(t, "", nil, "check", "--disable", "schema", dir)
+	out := string(r.stdout)
+	i, j := strings.Index(out, "a-good.jsonl ("), strings.Index(out, "b-bad.jsonl (")
+	if r.code != 1 || i < 0 || j < i || !strings.Contains(out, "2 recordings") {
+		t.Errorf("check DIR: exit %d\n%s%s", r.code, out, r.stderr)
+	}
+	r = runCodexrec(t, "", bytes.NewReader(good), "check", "--disable", "schema", "-")
+	if r.code != 0 || !strings.HasPrefix(string(r.stdout), "- (codex ") {
+		t.Errorf("check -: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
