@@ -36,7 +36,7 @@ func fixtures(t *testing.T) []string {
 }
 
 // fixture reads one committed recording, e.g. fixture(t, "0.171.0/approval-accept.jsonl").
-func fixture(t *testing.T, rel string) *recorder.Recording {
+func fixture(t testing.TB, rel string) *recorder.Recording {
 	t.Helper()
 	rel = filepath.Join(fixtureDir, rel)
 	if _, err := os.Stat(rel); err != nil {

@@ -14,7 +14,7 @@ import (
 // largeRecording writes a recording of at least size bytes made of the frames of a
 // real session repeated one after the other (seq and time continued), as a long
 // session would have them, and reads it back.
-func largeRecording(t *testing.T, src *recorder.Recording, size int64) *recorder.Recording {
+func largeRecording(t testing.TB, src *recorder.Recording, size int64) *recorder.Recording {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "large.jsonl")
 	w, err := recorder.Create(path, src.Header, recorder.Options{})

@@ -148,3 +148,37 @@ func TestShowFollow(t *testing.T) {
 		t.Errorf("followed output differs from the finished file's:\n--- followed\n%s\n--- finished\n%s", got.String(), final.stdout)
 	}
 }
+
+// TestShowColourOnTerminal runs show under a pseudo-terminal (util-linux script):
+// colour escapes there, none on a pipe (TestShowFixtures), none with NO_COLOR.
+func TestShowColourOnTerminal(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to provide a terminal")
+	}
+	rel := filepath.Join("0.171.0", "plain.jsonl")
+	if _, err := os.Stat(filepath.Join(fixtureRoot, rel)); err != nil {
+		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		env    string
+		colour bool
+	}{{"", true}, {"NO_COLOR=1", false}} {
+		cmd := exec.Command(script, "-qec", codexrecBin+" show --method initialize "+rel, "/dev/null")
+		cmd.Dir = fixtureRoot
+		cmd.Env = append(os.Environ(), "TERM=xterm")
+		if tc.env != "" {
+			cmd.Env = append(cmd.Env, tc.env)
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v", cmd.Args, err)
+		}
+		if got := strings.Contains(string(out), "\x1b[36m→ request"); got != tc.colour {
+			t.Errorf("show on a terminal with %q: colour %v, want %v:\n%q", tc.env, got, tc.colour, out)
+		}
+	}
+}
