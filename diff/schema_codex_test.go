@@ -206,3 +206,35 @@ func TestSchemaDiffGeneratedFolder(t *testing.T) {
 		t.Errorf("only %d types read from the generated folder", folder.Types())
 	}
 }
+
+// TestSchemaDiffExperimental compares the experimental sets, which declare methods
+// behind experimentalApi: a superset of the stable diff's additions.
+func TestSchemaDiffExperimental(t *testing.T) {
+	load := func(v string) *diff.SchemaSet {
+		set, err := schema.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss, err := diff.LoadSchemaSet(set, true, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ss
+	}
+	exp := diff.CompareSchemas(load(codexbin.Oldest), load(codexbin.Newest))
+	_, so := loadEmbedded(t, codexbin.Oldest)
+	_, sn := loadEmbedded(t, codexbin.Newest)
+	stable := diff.CompareSchemas(so, sn)
+	added := map[string]bool{}
+	for _, m := range exp.MethodsAdded {
+		added[m] = true
+	}
+	for _, m := range stable.MethodsAdded {
+		if !added[m] {
+			t.Errorf("%s added in the stable sets but not in the experimental ones", m)
+		}
+	}
+	if len(exp.MethodsAdded) <= len(stable.MethodsAdded) {
+		t.Errorf("experimental sets add %d methods, stable %d: want more", len(exp.MethodsAdded), len(stable.MethodsAdded))
+	}
+}
