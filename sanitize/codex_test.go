@@ -34,7 +34,7 @@ type realSession struct {
 // fakemodel package, on loopback) runs a command printing hashes, UUIDs and
 // timestamps, then asks for thread, model, config and skills lists: the kind of
 // high-entropy traffic the rules must not flag.
-func runRealSession(t *testing.T, version string) realSession {
+func runRealSession(t testing.TB, version string) realSession {
 	t.Helper()
 	bin := codextest.Binary(t, version)
 	env, home := codextest.Env(t)

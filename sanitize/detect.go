@@ -14,70 +14,223 @@ type span struct {
 	repl       string
 }
 
-// filter says which searches can match a text at all, decided once per line with
-// substring searches so that clean text never reaches a regular expression.
+// filter says which searches can match a text at all, decided with one pass of the
+// prefilter automaton so that clean text never reaches a regular expression.
 type filter struct {
-	secrets []int // indices of known secrets with some encoding present
+	secrets []int // indices of known secrets with some encoding's prefix present
 	rules   []*shapeRule
 	keyword bool
-	maps    []int
+	// keywordJSON: a keyword trigger that JSON structure itself produces ("apiKey":)
+	// occurs; it counts only in text.
+	keywordJSON bool
+	// kwPos and kwJSONPos are the offsets just past each keyword trigger (the
+	// separator is the byte before), in the coordinates of base.
+	kwPos, kwJSONPos []int
+	base             int
+	maps             []int
+	fields           bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
 }
 
 func (f *filter) empty() bool {
-	return len(f.secrets) == 0 && len(f.rules) == 0 && !f.keyword && len(f.maps) == 0
+	return len(f.secrets) == 0 && len(f.rules) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
 }
 
+// text is the filter for b searched as text rather than as a raw JSON line.
+func (f filter) text() filter {
+	f.keyword = f.keyword || f.keywordJSON
+	f.kwPos = append(append([]int(nil), f.kwPos...), f.kwJSONPos...)
+	return f
+}
+
+// within is the filter for b[start:end] of the b it was made for.
+func (f filter) within(start, end int) filter {
+	if !f.keyword {
+		return f
+	}
+	var pos []int
+	for _, p := range f.kwPos {
+		if p > start && p <= end {
+			pos = append(pos, p)
+		}
+	}
+	f.kwPos, f.base = pos, start
+	f.keyword = len(pos) > 0
+	return f
+}
+
+// Prefilter patterns and what each stands for.
+type patKind uint8
+
+const (
+	patRule    patKind = iota
+	patKeyword         // a trigger of keywordSpans: kept with its positions
+	patSecret
+	patMap
+	patField
+)
+
+type pattern struct {
+	kind patKind
+	idx  int
+}
+
+// prefilter is the compiled automaton and the meaning of its pattern ids.
+type prefilter struct {
+	m     *matcher
+	pats  []pattern
+	track []bool // patterns whose positions are kept (keyword triggers)
+}
+
+// prefixLen bounds the literal a known secret or a path contributes to the
+// automaton: enough to be rare, and the exact search runs only when it occurs.
+const prefixLen = 12
+
+func (z *Sanitizer) buildPrefilters() {
+	build := func(guard bool) prefilter {
+		var lits []string
+		var pats []pattern
+		add := func(l string, k patKind, i int) {
+			if len(l) > prefixLen {
+				l = l[:prefixLen]
+			}
+			lits = append(lits, l)
+			pats = append(pats, pattern{k, i})
+		}
+		for i, r := range shapeRules {
+			for _, l := range append(append([]string(nil), r.lits...), r.lower...) {
+				add(l, patRule, i)
+			}
+		}
+		for _, k := range keywordTriggers {
+			add(k, patKeyword, 0)
+		}
+		for _, k := range keywordJSONTriggers {
+			add(k, patKeyword, 0)
+		}
+		for i, forms := range z.needles {
+			for _, n := range forms {
+				add(string(n), patSecret, i)
+			}
+			if guard {
+				for _, n := range z.guards[i] {
+					add(string(n), patSecret, i)
+				}
+			}
+		}
+		// Fields ending in "Base64" are decoded and searched: their raw text says nothing.
+		add(`Base64"`, patField, 0)
+		if !guard {
+			for i, m := range z.maps {
+				add(m.From, patMap, i)
+			}
+			for _, f := range secretFields {
+				add(`"`+f.key+`"`, patField, 0)
+			}
+			for _, k := range []string{`"env"`, `"isSecret"`, `"answers"`} {
+				add(k, patField, 0)
+			}
+		}
+		track := make([]bool, len(pats))
+		for i, p := range pats {
+			track[i] = p.kind == patKeyword
+		}
+		return prefilter{newMatcher(lits), pats, track}
+	}
+	z.sanPre, z.guardPre = build(false), build(true)
+}
+
+// filterFor runs the prefilter on b. The result is for a raw JSON line: call text()
+// on it when b is text (or a decoded string).
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
+	pre := z.sanPre
+	if guard {
+		pre = z.guardPre
+	}
 	var f filter
-	for i, forms := range z.needles {
-		hit := false
-		for _, n := range forms {
-			if bytes.Contains(b, n) {
-				hit = true
-				break
-			}
-		}
-		if !hit && guard {
-			for _, n := range z.guards[i] {
-				hit = hit || bytes.Contains(b, n)
-			}
-		}
-		if hit {
-			f.secrets = append(f.secrets, i)
+	var buf [512]bool
+	seen := buf[:0]
+	if len(pre.pats) <= len(buf) {
+		seen = buf[:len(pre.pats)]
+	} else {
+		seen = make([]bool, len(pre.pats))
+	}
+	any, pos := pre.m.scan(b, seen, pre.track, nil)
+	if !any {
+		return f
+	}
+	for _, p := range pos {
+		// The automaton does not say which keyword pattern ended where; the bytes
+		// before the separator tell the structural ones ("key": "key" :) apart.
+		if structural(b, p-1) {
+			f.kwJSONPos = append(f.kwJSONPos, p)
+		} else {
+			f.kwPos = append(f.kwPos, p)
 		}
 	}
-	var lower []byte
-	for _, r := range shapeRules {
-		if len(r.lower) > 0 {
-			if lower == nil {
-				lower = toLower(b)
-			}
-			if containsAny(lower, r.lower) {
-				f.rules = append(f.rules, r)
-			}
-		} else if containsAny(b, r.lits) {
-			f.rules = append(f.rules, r)
+	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
+	var rules uint64 // shape rules already in f.rules, by index
+	for id, ok := range seen {
+		if !ok {
+			continue
 		}
-	}
-	if bytes.IndexByte(b, ':') >= 0 || bytes.IndexByte(b, '=') >= 0 {
-		if lower == nil {
-			lower = toLower(b)
-		}
-		f.keyword = containsAny(lower, keywordLower)
-	}
-	if !guard {
-		for i, m := range z.maps {
-			if bytes.Contains(b, []byte(m.From)) {
-				f.maps = append(f.maps, i)
+		p := pre.pats[id]
+		switch p.kind {
+		case patRule:
+			if rules&(1<<p.idx) == 0 {
+				rules |= 1 << p.idx
+				f.rules = append(f.rules, shapeRules[p.idx])
 			}
+		case patKeyword:
+		case patSecret:
+			if len(f.secrets) == 0 || f.secrets[len(f.secrets)-1] != p.idx {
+				f.secrets = append(f.secrets, p.idx)
+			}
+		case patMap:
+			f.maps = append(f.maps, p.idx)
+		case patField:
+			f.fields = true
 		}
 	}
 	return f
 }
 
-func containsAny(b []byte, lits []string) bool {
+// hiddenEscapes reports whether JSON text holds escapes that can spell a literal
+// differently from the prefilter's view (\uXXXX, \/): such text is searched decoded.
+func hiddenEscapes(b []byte) bool {
+	for i := 0; ; {
+		k := bytes.IndexByte(b[i:], '\\')
+		if k < 0 || i+k+1 >= len(b) {
+			return false
+		}
+		i += k + 1
+		switch b[i] {
+		case 'u', '/':
+			return true
+		}
+		i++
+	}
+}
+
+// structural reports whether the separator at b[sep] follows a closing quote that is
+// JSON's own (not an escaped \" inside a string).
+func structural(b []byte, sep int) bool {
+	i := sep - 1
+	for i >= 0 && (b[i] == ' ' || b[i] == '\t') {
+		i--
+	}
+	if i < 0 || b[i] != '"' {
+		return false
+	}
+	bs := 0
+	for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+		bs++
+	}
+	return bs%2 == 0
+}
+
+func containsAny(b []byte, lits [][]byte) bool {
 	for _, l := range lits {
-		if bytes.Contains(b, []byte(l)) {
+		if bytes.Contains(b, l) {
 			return true
 		}
 	}
@@ -121,24 +274,19 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 			}
 		}
 	}
+	var lower []byte
 	for _, r := range f.rules {
-		if len(r.lits) > 0 && !containsAny(text, r.lits) {
-			continue
-		}
-		for _, m := range r.re.FindAllSubmatchIndex(text, -1) {
-			s, e := m[2*r.group], m[2*r.group+1]
-			if s < 0 {
-				continue
+		hay, lits := text, r.litsB
+		if len(r.lower) > 0 {
+			if lower == nil {
+				lower = toLower(text)
 			}
-			v := text[s:e]
-			if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) {
-				continue
-			}
-			dst = append(dst, span{s, e, r.name, z.placeholder(r.name, v)})
+			hay, lits = lower, r.lowerB
 		}
+		dst = z.ruleSpans(r, text, hay, lits, dst)
 	}
 	if f.keyword {
-		dst = z.keywordSpans(text, dst)
+		dst = z.keywordSpans(text, f.kwPos, f.base, dst)
 	}
 	for _, i := range f.maps {
 		m := z.maps[i]
@@ -157,6 +305,62 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 		}
 	}
 	return resolve(dst, base)
+}
+
+// ruleSpans runs r's expression on a window around each occurrence of one of its
+// literals in hay (text, or text lowercased), never on the whole text.
+func (z *Sanitizer) ruleSpans(r *shapeRule, text, hay []byte, lits [][]byte, dst []span) []span {
+	covered := 0 // text before this has been searched by an earlier window
+	for _, lit := range lits {
+		covered = 0
+		for off := 0; ; {
+			k := bytes.Index(hay[off:], lit)
+			if k < 0 {
+				break
+			}
+			occ := off + k
+			off = occ + len(lit)
+			if occ < covered || r.pre != nil && !r.pre(text, occ) {
+				continue
+			}
+			ws := max(0, occ-r.before)
+			runEnd := len(text)
+			if r.run {
+				runEnd = occ
+				for runEnd < len(text) && isTokenByte(text[runEnd]) {
+					runEnd++
+				}
+				runEnd = min(len(text), runEnd+1) // and the byte \b looks at
+			}
+			for size := r.after; ; size *= 2 {
+				we := min(len(text), off+size)
+				if r.run {
+					we = runEnd
+				}
+				ms := r.re.FindAllSubmatchIndex(text[ws:we], -1)
+				if !r.run && len(ms) > 0 && ms[len(ms)-1][1] == we-ws && we < len(text) {
+					continue // a match reaches the window's end: it may go on
+				}
+				for _, m := range ms {
+					if r.word && !wordStart(text, ws+m[0]) {
+						continue
+					}
+					s, e := m[2*r.group], m[2*r.group+1]
+					if s < 0 {
+						continue
+					}
+					v := text[ws+s : ws+e]
+					if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) {
+						continue
+					}
+					dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v)})
+				}
+				covered = we
+				break
+			}
+		}
+	}
+	return dst
 }
 
 // isPathChar reports whether c continues a path name, so a map's From matched next
@@ -222,39 +426,62 @@ func rewrite(out, raw []byte, offs []int, spans []span) []byte {
 
 // keywordSpans finds values introduced by a secret-sounding identifier, like
 // `password=...`, `"api_key": "..."` or `GITHUB_TOKEN: ...`, when the value looks
-// random enough to be a credential rather than a word, a path or a number.
-func (z *Sanitizer) keywordSpans(text []byte, dst []span) []span {
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c != ':' && c != '=' {
+// random enough to be a credential rather than a word, a path or a number. It looks
+// only at the separators the prefilter found right after a keyword (pos, offsets
+// past the separator in the coordinates of text[-base:]). text may be raw JSON
+// string content (quotes escaped as \").
+func (z *Sanitizer) keywordSpans(text []byte, pos []int, base int, dst []span) []span {
+	for _, p := range pos {
+		sep := p - 1 - base
+		if sep < 0 || sep >= len(text) {
 			continue
 		}
-		rule := keywordBefore(text[:i])
+		rule := keywordBefore(text[:sep])
 		if rule == "" {
 			continue
 		}
-		j := i + 1
-		if c == ':' && j < len(text) && text[j] == '=' {
+		j := sep + 1
+		if text[sep] == ':' && j < len(text) && text[j] == '=' {
 			j++
 		}
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-			j++
+		j = skipQuote(text, skipSpace(text, j))
+		v := j
+		for v < len(text) && !isValueEnd(text[v]) {
+			v++
 		}
-		if j < len(text) && (text[j] == '"' || text[j] == '\'' || text[j] == '`') {
-			j++
-		}
-		k := j
-		for k < len(text) && !isValueEnd(text[k]) {
-			k++
-		}
-		v := text[j:k]
-		if !secretLooking(v, rule) || z.allowed(v) {
+		val := text[j:v]
+		if !secretLooking(val, rule) || z.allowed(val) {
 			continue
 		}
-		dst = append(dst, span{j, k, rule, z.placeholder(rule, v)})
-		i = k - 1
+		dst = append(dst, span{j, v, rule, z.placeholder(rule, val)})
 	}
 	return dst
+}
+
+// skipSpace skips spaces and tabs, escaped tabs included.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch {
+		case b[i] == ' ' || b[i] == '\t':
+			i++
+		case b[i] == '\\' && i+1 < len(b) && b[i+1] == 't':
+			i += 2
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipQuote skips one quote (', ", `, or an escaped \") at i.
+func skipQuote(b []byte, i int) int {
+	if i < len(b) && (b[i] == '"' || b[i] == '\'' || b[i] == '`') {
+		return i + 1
+	}
+	if i+1 < len(b) && b[i] == '\\' && b[i+1] == '"' {
+		return i + 2
+	}
+	return i
 }
 
 // keywordBefore returns the rule of the identifier that ends just before a separator,
@@ -266,12 +493,20 @@ func keywordBefore(b []byte) string {
 	}
 	if e > 0 && (b[e-1] == '"' || b[e-1] == '\'') {
 		e--
+		if e > 0 && b[e-1] == '\\' {
+			e--
+		}
 	}
 	s := e
 	for s > 0 && e-s < 64 && isIdentChar(b[s-1]) {
 		s--
 	}
 	if e-s < 5 {
+		return ""
+	}
+	switch foldByte(b[e-1]) {
+	case 'd', 'e', 't', 'n', 'y', 'l', 's':
+	default:
 		return ""
 	}
 	id := b[s:e]

@@ -10,9 +10,11 @@ import (
 // jsonFrame rewrites the strings of a valid JSON text that hold secrets or mapped
 // paths; it returns nil when nothing changed. Every byte outside a replaced span is
 // copied as it was.
-func (z *Sanitizer) jsonFrame(b []byte) ([]byte, []Redaction) {
-	lineFilter := z.filterFor(b, false)
-	secretAnswers := z.secretAnswersFor(b)
+func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction) {
+	var secretAnswers map[string]bool
+	if lineFilter.fields {
+		secretAnswers = z.secretAnswersFor(b)
+	}
 	var (
 		out   []byte
 		last  int
@@ -44,21 +46,23 @@ func (z *Sanitizer) jsonFrame(b []byte) ([]byte, []Redaction) {
 			var reds64 []span
 			repl, reds64 = z.base64Field(raw)
 			spans = append(spans, reds64...)
-		case t.escaped:
-			var text []byte
-			if offs == nil {
-				offs = make([]int, 0, len(raw)+1)
-			}
-			text, offs = unescape(raw, offs)
-			f := lineFilter
-			if bytes.Contains(raw, []byte(`\u`)) || bytes.Contains(raw, []byte(`\/`)) {
-				f = z.filterFor(text, false)
-			}
+		case t.escaped && hiddenEscapes(raw):
+			// \uXXXX or \/ may spell a secret differently: search the decoded text
+			// and map the spans back to raw offsets.
+			text, _ := unescape(raw, nil)
+			f := z.filterFor(text, false).text()
 			if spans = z.find(text, &f, spans, false); len(spans) > 0 {
+				if offs == nil {
+					offs = make([]int, 0, len(raw)+1)
+				}
+				_, offs = unescape(raw, offs)
 				repl = rewrite(nil, raw, offs, spans)
 			}
 		default:
-			if spans = z.find(raw, &lineFilter, spans, false); len(spans) > 0 {
+			// Raw content is searched as is: the rules stop at escapes (\n, \"), and
+			// known secrets and paths are searched in their JSON-escaped forms too.
+			f := lineFilter.within(t.start, t.end)
+			if spans = z.find(raw, &f, spans, false); len(spans) > 0 {
 				repl = rewrite(nil, raw, nil, spans)
 			}
 		}
@@ -178,7 +182,7 @@ func (z *Sanitizer) base64Field(raw []byte) ([]byte, []span) {
 	if err != nil {
 		return nil, nil
 	}
-	f := z.filterFor(dec, false)
+	f := z.filterFor(dec, false).text()
 	spans := z.find(dec, &f, nil, false)
 	if len(spans) == 0 {
 		return nil, nil

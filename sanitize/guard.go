@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"errors"
@@ -11,8 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
-
-	"codexrec/internal/wire"
 )
 
 // ErrLeak is wrapped by the error the guard returns when it found something.
@@ -104,17 +103,28 @@ func (z *Sanitizer) Guard(path string) error {
 // including their SHA-256 hex. Strings of JSON lines are decoded first, and fields
 // ending in "Base64" are decoded and scanned too.
 func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
-	lr := wire.NewReader(r)
+	br := bufio.NewReaderSize(r, 64<<10)
 	var leaks []Leak
+	var long []byte
 	for n := 1; ; n++ {
-		line, err := lr.ReadLine()
+		line, err := br.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, line...)
+			line, err = br.ReadSlice('\n')
+		}
+		if long != nil {
+			line = append(long, line...)
+			long = long[:0:0]
+		}
+		if len(line) > 0 {
+			leaks = z.scanLine(bytes.TrimSuffix(line, []byte("\n")), n, leaks)
+		}
 		if err == io.EOF {
 			return leaks, nil
 		}
 		if err != nil {
 			return leaks, fmt.Errorf("line %d: %w", n, err)
 		}
-		leaks = z.scanLine(wire.Content(line), n, leaks)
 	}
 }
 
@@ -124,23 +134,33 @@ func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
 			leaks = append(leaks, Leak{Rule: s.rule, Line: n, Pointer: ptr, Preview: Mask(text[s.start:s.end])})
 		}
 	}
+	lineFilter := z.filterFor(b, true)
+	hidden := hiddenEscapes(b)
+	if lineFilter.empty() && !hidden {
+		return leaks
+	}
+	var rawSpans []span
+	if !hidden && !lineFilter.fields {
+		// Nothing is spelled differently and no field needs decoding: the raw line is
+		// searched as is, and only a finding needs the walk that names its pointer.
+		if rawSpans = z.find(b, &lineFilter, nil, true); len(rawSpans) == 0 {
+			return leaks
+		}
+	}
 	if !gjson.ValidBytes(b) {
-		f := z.filterFor(b, true)
-		add(b, z.find(b, &f, nil, true), "")
+		lineFilter = lineFilter.text()
+		add(b, z.find(b, &lineFilter, nil, true), "")
 		return leaks
 	}
 	first := len(leaks)
-	lineFilter := z.filterFor(b, true)
 	var w walker
 	var spans []span
 	w.walk(b, func(t token) {
 		raw := b[t.start:t.end]
-		text, f := raw, lineFilter
-		if t.escaped {
+		text, f := raw, lineFilter.within(t.start, t.end)
+		if t.escaped && hiddenEscapes(raw) {
 			text, _ = unescape(raw, nil)
-			if bytes.Contains(raw, []byte(`\u`)) || bytes.Contains(raw, []byte(`\/`)) {
-				f = z.filterFor(text, true)
-			}
+			f = z.filterFor(text, true).text()
 		}
 		if spans = z.find(text, &f, spans[:0], true); len(spans) > 0 {
 			add(text, spans, w.pointer())
@@ -151,13 +171,16 @@ func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
 				enc = base64.RawStdEncoding
 			}
 			if dec, err := enc.AppendDecode(nil, raw); err == nil {
-				f := z.filterFor(dec, true)
+				f := z.filterFor(dec, true).text()
 				if spans = z.find(dec, &f, spans[:0], true); len(spans) > 0 {
 					add(dec, spans, w.pointer())
 				}
 			}
 		}
 	})
+	if len(leaks) == first && len(rawSpans) > 0 {
+		add(b, rawSpans, "") // found in the raw line only (across strings): never dropped
+	}
 	if len(leaks) > first {
 		seq := gjson.GetBytes(b, "seq").Int()
 		for i := first; i < len(leaks); i++ {

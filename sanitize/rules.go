@@ -12,48 +12,76 @@ type shapeRule struct {
 	name string
 	// lits must occur (case-sensitively) in a match; lower ones are searched for in the
 	// ASCII-lowercased text, for case-insensitive rules.
-	lits, lower []string
-	re          *regexp.Regexp
+	lits, lower   []string
+	litsB, lowerB [][]byte
+	re            *regexp.Regexp
 	// group is the submatch that is the secret (0: the whole match).
 	group int
+	// word says a match must start at a word boundary (checked by hand, since the
+	// text may be raw JSON where the n of an escaped newline precedes it).
+	word bool
 	// accept, when set, vets a match (an entropy or character-class check).
 	accept func(v []byte) bool
+	// The expression runs on a window around each literal found, never on the whole
+	// text: before is how far a match may start ahead of its literal, after how far
+	// it usually ends past it (the window doubles while a match reaches its end).
+	before, after int
+	// run: a match is one run of token characters from its literal on, so the
+	// window ends where the run does (however long the token).
+	run bool
+	// pre, when set, rules out an occurrence of a literal (at text[i:]) cheaply,
+	// before any expression runs.
+	pre func(text []byte, i int) bool
+}
+
+// userinfoAhead reports whether the URL whose "://" is at text[i:] has an '@' before
+// its path, that is credentials in its authority.
+func userinfoAhead(text []byte, i int) bool {
+	for j := i + 3; j < len(text) && j < i+520; j++ {
+		switch text[j] {
+		case '@':
+			return true
+		case '/', ' ', '"', '\\', '\n', '?', '#':
+			return false
+		}
+	}
+	return false
 }
 
 var shapeRules = []*shapeRule{
-	{name: "anthropic-key", lits: []string{"sk-ant-"},
-		re: regexp.MustCompile(`\bsk-ant-(?:api|admin|oat|ort)[0-9]{2}-[A-Za-z0-9_-]{20,}`)},
-	{name: "openai-key", lits: []string{"sk-"},
-		re:     regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`),
+	{name: "anthropic-key", run: true, word: true, before: 0, after: 64, lits: []string{"sk-ant-"},
+		re: regexp.MustCompile(`sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[A-Za-z0-9_-]{20,}`)},
+	{name: "openai-key", run: true, word: true, before: 0, after: 64, lits: []string{"sk-"},
+		re:     regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`),
 		accept: func(v []byte) bool { return !bytes.HasPrefix(v, []byte("sk-ant-")) && hasDigit(v) }},
-	{name: "jwt", lits: []string{"eyJ"},
-		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`)},
-	{name: "github-token", lits: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})`)},
-	{name: "aws-access-key-id", lits: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`)},
-	{name: "private-key", lits: []string{"PRIVATE KEY"},
+	{name: "jwt", run: true, word: true, before: 0, after: 256, lits: []string{"eyJ"},
+		re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`)},
+	{name: "github-token", run: true, word: true, before: 0, after: 64, lits: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})`)},
+	{name: "aws-access-key-id", run: true, word: true, before: 0, after: 24, lits: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+		re: regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`)},
+	{name: "private-key", before: 56, after: 1024, lits: []string{"PRIVATE KEY"},
 		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\z)`)},
-	{name: "slack-token", lits: []string{"xox"},
-		re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{name: "slack-webhook", lits: []string{"hooks.slack.com/"},
+	{name: "slack-token", run: true, word: true, before: 0, after: 64, lits: []string{"xox"},
+		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{name: "slack-webhook", before: 8, after: 64, lits: []string{"hooks.slack.com/"},
 		re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}`)},
-	{name: "google-api-key", lits: []string{"AIza"},
-		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{name: "google-oauth-token", lits: []string{"ya29."},
-		re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{20,}`)},
-	{name: "google-client-secret", lits: []string{"GOCSPX-"},
-		re: regexp.MustCompile(`\bGOCSPX-[0-9A-Za-z_-]{20,}`)},
-	{name: "authorization", lower: []string{"authorization"},
-		re:    regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest)\s+)?([A-Za-z0-9._~+/=-]{8,})`),
+	{name: "google-api-key", run: true, word: true, before: 0, after: 64, lits: []string{"AIza"},
+		re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
+	{name: "google-oauth-token", run: true, word: true, before: 0, after: 64, lits: []string{"ya29."},
+		re: regexp.MustCompile(`ya29\.[0-9A-Za-z_-]{20,}`)},
+	{name: "google-client-secret", run: true, word: true, before: 0, after: 64, lits: []string{"GOCSPX-"},
+		re: regexp.MustCompile(`GOCSPX-[0-9A-Za-z_-]{20,}`)},
+	{name: "authorization", word: true, before: 0, after: 64, lower: []string{"authorization"},
+		re:    regexp.MustCompile(`(?i)authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest)\s+)?([A-Za-z0-9._~+/=-]{8,})`),
 		group: 1, accept: notPlaceholderWord},
-	{name: "bearer-token", lower: []string{"bearer"},
-		re:    regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`),
+	{name: "bearer-token", word: true, before: 0, after: 64, lower: []string{"bearer"},
+		re:    regexp.MustCompile(`(?i)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)`),
 		group: 1, accept: func(v []byte) bool { return hasDigit(v) && hasLetter(v) }},
-	{name: "url-credentials", lits: []string{"://"},
-		re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^/\s:@"'<>]{1,256}:([^/\s@"'<>]{3,256})@`),
+	{name: "url-credentials", word: true, before: 22, after: 520, lits: []string{"://"}, pre: userinfoAhead,
+		re:    regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{1,20}://[^/\s:@"'<>]{1,256}:([^/\s@"'<>]{3,256})@`),
 		group: 1},
-	{name: "url-credentials", lower: []string{"token=", "key=", "secret=", "password=", "passwd=", "sig=", "signature=", "code=", "credential=", "auth="},
+	{name: "url-credentials", before: 24, after: 64, lower: []string{"token=", "key=", "secret=", "password=", "passwd=", "sig=", "signature=", "code=", "credential=", "auth="},
 		re:    regexp.MustCompile(`[?&](?i:access_token|token|api_key|apikey|key|secret|client_secret|password|passwd|sig|signature|refresh_token|id_token|auth|code|x-amz-signature|x-amz-credential|x-amz-security-token)=([^&\s#"'<>]{6,})`),
 		group: 1},
 }
@@ -70,8 +98,37 @@ var keywordSuffixes = []struct{ suffix, rule string }{
 	{"credentials", "keyword-secret"},
 }
 
-// keywordLower is what the lowercased text must contain for keywordSpans to run.
-var keywordLower = []string{"secret", "token", "passw", "passphrase", "key", "credential"}
+// keywordEnds are the last words of keywordSuffixes: keywordSpans looks only at
+// separators right after one of them.
+var keywordEnds = []string{"key", "password", "passwd", "passphrase", "secret", "token", "credential", "credentials"}
+
+// keywordTriggers are what the prefilter looks for: a keyword followed by a
+// separator, possibly after a quote (escaped inside JSON strings) or a space.
+// keywordJSONTriggers are the forms JSON's own structure has ("apiKey": ...); they
+// count only in text that is not a raw JSON line.
+var keywordTriggers, keywordJSONTriggers []string
+
+func init() {
+	for _, k := range keywordEnds {
+		for _, sep := range []string{":", "=", " :", " =", `\":`, `\" :`, `\"=`, "':", "'=", "' :", "\t:", "\t="} {
+			keywordTriggers = append(keywordTriggers, k+sep)
+		}
+		keywordJSONTriggers = append(keywordJSONTriggers, k+`":`, k+`" :`, k+`"=`)
+	}
+	for _, r := range shapeRules {
+		for _, l := range r.lits {
+			r.litsB = append(r.litsB, []byte(l))
+		}
+		for _, l := range r.lower {
+			r.lowerB = append(r.lowerB, []byte(l))
+		}
+	}
+	for _, k := range keywordEnds {
+		keywordEndsB = append(keywordEndsB, []byte(k))
+	}
+}
+
+var keywordEndsB [][]byte
 
 // RuleNames lists every rule the sanitizer and the guard apply, for the header and docs.
 func RuleNames() []string {
@@ -116,6 +173,32 @@ func fieldRule(key []byte) string {
 		}
 	}
 	return ""
+}
+
+// wordStart reports whether a match may start at text[i]: at the start, after a
+// non-word byte, or after the letter of a JSON escape such as \n.
+func wordStart(text []byte, i int) bool {
+	if i == 0 || !isWordByte(text[i-1]) {
+		return true
+	}
+	switch text[i-1] {
+	case 'n', 'r', 't', 'b', 'f':
+		bs := 0
+		for k := i - 2; k >= 0 && text[k] == '\\'; k-- {
+			bs++
+		}
+		return bs%2 == 1
+	}
+	return false
+}
+
+// isTokenByte is a byte of the token alphabets (base64, base64url, JWT, key ids).
+func isTokenByte(c byte) bool {
+	return isWordByte(c) || c == '-' || c == '.' || c == '+' || c == '/' || c == '='
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 func hasDigit(v []byte) bool {

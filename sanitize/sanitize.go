@@ -55,6 +55,8 @@ type Sanitizer struct {
 	needles, guards [][][]byte
 	maps            []Map
 	allow           []*regexp.Regexp
+	// sanPre and guardPre are the prefilters of the sanitizer and of the guard.
+	sanPre, guardPre prefilter
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
@@ -100,12 +102,16 @@ func New(opts Options) (*Sanitizer, error) {
 		if err := checkMap(m); err != nil {
 			return nil, err
 		}
-		dup := false
-		for _, o := range z.maps {
-			dup = dup || o.From == m.From
-		}
-		if !dup {
-			z.maps = append(z.maps, m)
+		// Raw JSON strings are searched as they are: a path with characters JSON
+		// escapes is also searched for escaped.
+		for _, from := range []string{m.From, string(appendEscaped(nil, []byte(m.From)))} {
+			dup := false
+			for _, o := range z.maps {
+				dup = dup || o.From == from
+			}
+			if !dup {
+				z.maps = append(z.maps, Map{From: from, To: m.To})
+			}
 		}
 	}
 	sort.SliceStable(z.maps, func(i, j int) bool { return len(z.maps[i].From) > len(z.maps[j].From) })
@@ -116,6 +122,7 @@ func New(opts Options) (*Sanitizer, error) {
 		}
 		z.allow = append(z.allow, re)
 	}
+	z.buildPrefilters()
 	return z, nil
 }
 
@@ -191,11 +198,30 @@ func (z *Sanitizer) Frame(line []byte) (out []byte, redactions []Redaction) {
 	if n := len(content); n > 0 && content[n-1] == '\n' {
 		content = content[:n-1]
 	}
+	return z.frame(line, content, func() bool { return gjson.ValidBytes(content) })
+}
+
+// FrameClassified is Frame for a line whose JSON validity is already known (the
+// proxy's wire.Classify checked it: isJSON is Kind.IsJSON() for c2s and s2c frames),
+// which saves validating it again.
+func (z *Sanitizer) FrameClassified(line []byte, isJSON bool) ([]byte, []Redaction) {
+	content := line
+	if n := len(content); n > 0 && content[n-1] == '\n' {
+		content = content[:n-1]
+	}
+	return z.frame(line, content, func() bool { return isJSON })
+}
+
+func (z *Sanitizer) frame(line, content []byte, isJSON func() bool) (out []byte, redactions []Redaction) {
+	f := z.filterFor(content, false)
+	if f.empty() && !hiddenEscapes(content) {
+		return line, nil // nothing can match: clean text costs one pass of the prefilter
+	}
 	var changed []byte
-	if gjson.ValidBytes(content) {
-		changed, redactions = z.jsonFrame(content)
+	if isJSON() {
+		changed, redactions = z.jsonFrame(content, f)
 	} else {
-		changed, redactions = z.text(content, "")
+		changed, redactions = z.text(content, f.text())
 	}
 	if changed == nil {
 		return line, redactions
@@ -208,7 +234,7 @@ func (z *Sanitizer) Frame(line []byte) (out []byte, redactions []Redaction) {
 
 // Text sanitizes a string that is not a frame (a command line, an error message).
 func (z *Sanitizer) Text(s string) string {
-	out, _ := z.text([]byte(s), "")
+	out, _ := z.text([]byte(s), z.filterFor([]byte(s), false).text())
 	if out == nil {
 		return s
 	}
@@ -225,8 +251,7 @@ func (z *Sanitizer) Strings(ss []string) []string {
 }
 
 // text sanitizes b as plain text; it returns nil when nothing changed.
-func (z *Sanitizer) text(b []byte, pointer string) ([]byte, []Redaction) {
-	f := z.filterFor(b, false)
+func (z *Sanitizer) text(b []byte, f filter) ([]byte, []Redaction) {
 	spans := z.find(b, &f, nil, false)
 	if len(spans) == 0 {
 		return nil, nil
@@ -234,7 +259,7 @@ func (z *Sanitizer) text(b []byte, pointer string) ([]byte, []Redaction) {
 	var reds []Redaction
 	for _, s := range spans {
 		if s.rule != "" {
-			reds = append(reds, Redaction{Rule: s.rule, Pointer: pointer, Placeholder: s.repl})
+			reds = append(reds, Redaction{Rule: s.rule, Placeholder: s.repl})
 		}
 	}
 	return rewrite(make([]byte, 0, len(b)), b, nil, spans), reds

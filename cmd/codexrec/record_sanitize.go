@@ -184,7 +184,8 @@ func (e *sanitizeExtension) Frame(f *wire.Frame, _ *recorder.Writer) ([]recorder
 	if e.off {
 		return nil, nil
 	}
-	out, reds := e.z.Frame(f.Line)
+	// The proxy classified the line already: JSON validity need not be checked again.
+	out, reds := e.z.FrameClassified(f.Line, f.Dir != wire.Stderr && f.Msg.Kind.IsJSON())
 	f.Line = out
 	return e.entries(f, reds), nil
 }

@@ -1,0 +1,123 @@
+package sanitize
+
+// matcher finds which of a set of literals occur in a text, ASCII case-insensitively,
+// in one pass (an Aho-Corasick automaton compiled to a table). It is the prefilter
+// that lets clean text skip every other search: one table step per byte instead of
+// one substring search per literal.
+type matcher struct {
+	class  [256]uint8
+	nclass int
+	// next[state*nclass+class] is the next state's row offset (state*nclass), with
+	// the top bit set when patterns end in that state.
+	next []uint32
+	out  map[uint32][]int // row offset -> pattern ids ending there (through suffix links too)
+	npat int
+}
+
+func foldByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// newMatcher compiles the patterns; an empty pattern never matches.
+func newMatcher(patterns []string) *matcher {
+	m := &matcher{npat: len(patterns)}
+	// Byte classes: every byte a pattern uses (folded) gets its own, the rest share 0.
+	m.nclass = 1
+	for _, p := range patterns {
+		for i := 0; i < len(p); i++ {
+			c := foldByte(p[i])
+			if m.class[c] == 0 {
+				m.class[c] = uint8(m.nclass)
+				m.nclass++
+			}
+		}
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		m.class[c] = m.class[c+'a'-'A']
+	}
+	// Trie.
+	type node struct {
+		child map[uint8]int
+		fail  int
+		out   []int
+	}
+	nodes := []node{{child: map[uint8]int{}}}
+	for id, p := range patterns {
+		if p == "" {
+			continue
+		}
+		s := 0
+		for i := 0; i < len(p); i++ {
+			k := m.class[foldByte(p[i])]
+			nx, ok := nodes[s].child[k]
+			if !ok {
+				nx = len(nodes)
+				nodes = append(nodes, node{child: map[uint8]int{}})
+				nodes[s].child[k] = nx
+			}
+			s = nx
+		}
+		nodes[s].out = append(nodes[s].out, id)
+	}
+	// Breadth-first: failure links and the full transition table.
+	next := make([]int, len(nodes)*m.nclass)
+	queue := []int{}
+	for k := 0; k < m.nclass; k++ {
+		if nx, ok := nodes[0].child[uint8(k)]; ok {
+			next[k] = nx
+			queue = append(queue, nx)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		f := nodes[s].fail
+		nodes[s].out = append(nodes[s].out, nodes[f].out...)
+		for k := 0; k < m.nclass; k++ {
+			if nx, ok := nodes[s].child[uint8(k)]; ok {
+				nodes[nx].fail = next[f*m.nclass+k]
+				next[s*m.nclass+k] = nx
+				queue = append(queue, nx)
+			} else {
+				next[s*m.nclass+k] = next[f*m.nclass+k]
+			}
+		}
+	}
+	m.next = make([]uint32, len(next))
+	m.out = map[uint32][]int{}
+	for i, nx := range next {
+		e := uint32(nx * m.nclass)
+		if len(nodes[nx].out) > 0 {
+			m.out[e] = nodes[nx].out
+			e |= 1 << 31
+		}
+		m.next[i] = e
+	}
+	return m
+}
+
+// scan marks in seen (len npat) every pattern that occurs in text and reports
+// whether any did. For the patterns marked in track, it also appends to pos the
+// offset just past each occurrence.
+func (m *matcher) scan(text []byte, seen, track []bool, pos []int) (bool, []int) {
+	var row uint32
+	any := false
+	next, class := m.next, &m.class
+	for i, c := range text {
+		e := next[row+uint32(class[c])]
+		row = e &^ (1 << 31)
+		if e>>31 != 0 {
+			for _, id := range m.out[row] {
+				seen[id] = true
+				if track[id] {
+					pos = append(pos, i+1)
+				}
+			}
+			any = true
+		}
+	}
+	return any, pos
+}
