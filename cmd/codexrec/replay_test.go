@@ -28,11 +28,21 @@ func replayFixture(version, name string) string {
 	return filepath.Join("..", "..", "fixtures", "hermetic", version, name+".jsonl")
 }
 
+// readFixture reads a committed capture (its file mode is git's, not a recording's).
+func readFixture(t *testing.T, path string) *recorder.Recording {
+	t.Helper()
+	rec, err := recorder.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
 // recordedClientInput is the recorded client's lines of a recording's first segment,
 // as one stdin: a client that sends everything at once.
 func recordedClientInput(t *testing.T, path string) (in []byte, s2c []byte, stderr []byte) {
 	t.Helper()
-	rec := readRecording(t, path)
+	rec := readFixture(t, path)
 	seg := rec.Segments()[0]
 	for _, e := range seg {
 		if e.Type != recorder.TypeFrame {
@@ -124,7 +134,7 @@ func TestReplayCommand(t *testing.T) {
 // TestReplaySegment serves the second lifetime of the committed restart capture.
 func TestReplaySegment(t *testing.T) {
 	path := replayFixture(codexbin.Newest, "resume")
-	rec := readRecording(t, path)
+	rec := readFixture(t, path)
 	segs := rec.Segments()
 	var in, out []byte
 	for _, e := range segs[len(segs)-1] {
