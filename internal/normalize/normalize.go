@@ -22,10 +22,12 @@
 //   - user-agent: userAgent. version: cliVersion.
 //   - process: processId, pid. host: serverName, hostname, hostName, host.
 //   - installation: installationId.
-//   - path: codexHome, cwd, path, instructionSources and every key ending in Path,
-//     Dir, Home, Root or Roots (every string below it). The values of codexHome, cwd
-//     and the workspace roots are also learned as path roots: inside any other string
-//     they are replaced by <codexHome>, <cwd> or <root>.
+//   - path: codexHome, cwd and every key ending in Dir, Home, Root or Roots (every
+//     string below it). path, instructionSources and keys ending in Path are masked
+//     only when still run-specific after root replacement (absolute, or carrying an id
+//     or a date, as a rollout file does); otherwise they stay, with roots replaced. The
+//     values of codexHome, cwd and the workspace roots are learned as path roots:
+//     inside any other string they are replaced by <codexHome>, <cwd> or <root>.
 //
 // Rewritten inside every string:
 //   - UUIDs (any version) become symbols KIND#N, numbered per kind by order of first
