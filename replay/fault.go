@@ -177,9 +177,10 @@ type framePlan struct {
 }
 
 // planFaults assigns the server-frame rules to the frames they choose, counting
-// occurrences in recorded order.
-func planFaults(sc *Script, faults []Fault) map[int]*framePlan {
-	plans := map[int]*framePlan{}
+// occurrences in recorded order. unused lists the rules that choose nothing in this
+// script (a misspelt method, a turn the recording does not have).
+func planFaults(sc *Script, faults []Fault) (plans map[int]*framePlan, unused []Fault) {
+	plans = map[int]*framePlan{}
 	at := func(i int) *framePlan {
 		p := plans[i]
 		if p == nil {
@@ -189,8 +190,21 @@ func planFaults(sc *Script, faults []Fault) map[int]*framePlan {
 		return p
 	}
 	for _, f := range faults {
+		chose := false
 		switch f.Kind {
-		case FaultGarbage, FaultOverloaded:
+		case FaultGarbage:
+			continue
+		case FaultOverloaded:
+			// Counted live, retries included; the script must at least hold N.
+			n := 0
+			for i := range sc.Client {
+				if c := &sc.Client[i]; c.Msg.Kind == wire.KindRequest && c.Msg.Method == f.Method {
+					n++
+				}
+			}
+			if n < f.N {
+				unused = append(unused, f)
+			}
 			continue
 		case FaultCompletedEarly:
 			n := 0
@@ -206,10 +220,14 @@ func planFaults(sc *Script, faults []Fault) map[int]*framePlan {
 					if c := &sc.Server[j]; c.Msg.Kind == wire.KindNotification && c.Msg.Method == "turn/completed" {
 						at(i).before = j
 						at(j).skip = true
+						chose = true
 						break
 					}
 				}
 				break
+			}
+			if !chose {
+				unused = append(unused, f)
 			}
 			continue
 		}
@@ -224,6 +242,7 @@ func planFaults(sc *Script, faults []Fault) map[int]*framePlan {
 			if f.N != 0 && n != f.N {
 				continue
 			}
+			chose = true
 			p := at(i)
 			switch f.Kind {
 			case FaultDelay:
@@ -238,6 +257,9 @@ func planFaults(sc *Script, faults []Fault) map[int]*framePlan {
 				p.eof = true
 			}
 		}
+		if !chose {
+			unused = append(unused, f)
+		}
 	}
-	return plans
+	return plans, unused
 }

@@ -260,3 +260,29 @@ func FuzzParseFault(f *testing.F) {
 		}
 	})
 }
+
+// TestFaultChoosesNothing: a rule that chooses no frame of the recording is said so
+// on Log, so a misspelt method does not pass for a robust client.
+func TestFaultChoosesNothing(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
+	var faults []replay.Fault
+	for _, r := range []string{"drop:item/agentMessag/delta", "completed-early:turn/start#2", "overloaded:turn/start#2", "eof:turn/completed#1"} {
+		f, err := replay.ParseFault(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		faults = append(faults, f)
+	}
+	log := &syncBuffer{}
+	s := serve(t, &replay.Server{Script: sc, Faults: faults, Log: log})
+	s.finish()
+	for _, want := range []string{"fault drop:item/agentMessag/delta chooses nothing", "fault completed-early:turn/start#2 chooses nothing",
+		"fault overloaded:turn/start#2 chooses nothing"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log.String(), "eof:turn/completed#1") {
+		t.Errorf("a rule that chooses a frame is reported:\n%s", log)
+	}
+}

@@ -60,7 +60,13 @@ func newSession(srv *Server, w io.Writer) *session {
 	if s.match == nil {
 		s.match = srv.Mode.Matcher()
 	}
-	s.plans = planFaults(sc, srv.Faults)
+	var idle []Fault
+	s.plans, idle = planFaults(sc, srv.Faults)
+	if srv.Log != nil {
+		for _, f := range idle {
+			fmt.Fprintf(srv.Log, "replay: warning: fault %s chooses nothing in %s (segment %d)\n", f, sc.Name, sc.Segment)
+		}
+	}
 	for _, p := range s.plans {
 		if p.delay > 0 {
 			s.timed = true
