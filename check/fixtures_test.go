@@ -40,10 +40,12 @@ func TestFixturesClean(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no recordings under %s (the hermetic fixtures are committed; make fixtures regenerates them)", *fixturesDir)
 	}
+	// One hook for all: each version's schema is loaded and compiled once.
+	ck := &check.Checker{Schema: check.SchemaValidator("", "")}
 	for _, path := range files {
 		rel, _ := filepath.Rel(*fixturesDir, path)
 		t.Run(rel, func(t *testing.T) {
-			res, err := (&check.Checker{Schema: check.SchemaValidator("", "")}).CheckFile(path)
+			res, err := ck.CheckFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
