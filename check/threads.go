@@ -11,9 +11,8 @@ import (
 )
 
 type serverReq struct {
-	seq            int64
-	method, thread string
-	turn, item     string
+	seq                  int64
+	method, thread, turn string
 }
 
 // threads follows threads, their turns and items, and server requests awaiting
@@ -98,7 +97,7 @@ func (s *state) openTurn(id, thread string) *turn {
 		return tr
 	}
 	tr := &turn{id: strings.Clone(id), thread: strings.Clone(thread), items: map[string]*item{}}
-	s.threads.open[id] = tr
+	s.threads.open[tr.id] = tr
 	s.res.Turns++
 	return tr
 }
@@ -156,11 +155,13 @@ func (s *state) notification(e *recorder.Entry, msg []byte) {
 	m := e.Msg.Method
 	p := readParams(msg)
 	if m == "thread/started" {
-		if id := p.thread; id == "" {
-			if id = gjson.GetBytes(msg, "params.thread.id").Str; id != "" {
-				s.threads.known[strings.Clone(id)] = e.Seq
-				delete(s.threads.doubt, id)
-			}
+		id := gjson.GetBytes(msg, "params.thread.id").Str
+		if id == "" {
+			id = p.thread
+		}
+		if id != "" {
+			s.threads.known[strings.Clone(id)] = e.Seq
+			delete(s.threads.doubt, id)
 		}
 		return
 	}
