@@ -18,13 +18,15 @@ type serverReq struct {
 // threads follows threads, their turns and items, and server requests awaiting
 // serverRequest/resolved, within one server lifetime.
 type threads struct {
-	known   map[string]int64   // thread id -> frame that made it known
-	doubt   map[string][]int64 // thread ids seen while a thread/start or fork was unanswered
-	open    map[string]*turn
-	closed  []*turn // ring of recently completed turns
-	next    int
-	srv     map[string]*serverReq // by request id as on the wire
-	srvSeqs []string              // request ids in arrival order
+	known  map[string]int64   // thread id -> frame that made it known
+	doubt  map[string][]int64 // thread ids seen while a thread/start or fork was unanswered
+	open   map[string]*turn
+	closed []*turn // ring of recently completed turns
+	next   int
+	// closedByID indexes the ring.
+	closedByID map[string]*turn
+	srv        map[string]*serverReq // by request id as on the wire
+	srvSeqs    []string              // request ids in arrival order
 }
 
 func (t *threads) init() {

@@ -20,32 +20,34 @@ type item struct {
 }
 
 type turn struct {
-	id, thread                      string
-	startedSeq, responseSeq         int64
-	items                           map[string]*item
-	itemOrder                       []string // started items in order, to report deterministically
-	cut                             string   // "interrupted" or "steered" when the client cut the turn short
-	completedSeq                    int64
-	hadResponse                     bool
-	completedBeforeResponseReported bool
+	id, thread              string
+	startedSeq, responseSeq int64
+	items                   map[string]*item
+	itemOrder               []string // started items in order, to report deterministically
+	cut                     string   // "interrupted" or "steered" when the client cut the turn short
+	completedSeq            int64
+	hadResponse             bool
 }
 
 func (t *threads) closedTurn(id string) *turn {
-	for _, c := range t.closed {
-		if c.id == id {
-			return c
-		}
+	if t.open[id] != nil {
+		return nil // the common case: an event of a turn in progress
 	}
-	return nil
+	return t.closedByID[id]
 }
 
 func (t *threads) close(tr *turn) {
 	delete(t.open, tr.id)
 	tr.items, tr.itemOrder = nil, nil
+	if t.closedByID == nil {
+		t.closedByID = map[string]*turn{}
+	}
+	t.closedByID[tr.id] = tr
 	if len(t.closed) < closedMemory {
 		t.closed = append(t.closed, tr)
 		return
 	}
+	delete(t.closedByID, t.closed[t.next].id)
 	t.closed[t.next] = tr
 	t.next = (t.next + 1) % closedMemory
 }
