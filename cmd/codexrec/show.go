@@ -141,22 +141,27 @@ func isTerminal(w io.Writer) bool {
 
 // openFollowed opens the recording at path, or, while codexrec record is still
 // writing it, the temporary file the writer renames to path on close
-// (".NAME.*.tmp" beside it). It waits for either to appear.
+// (".NAME.*.tmp" beside it): a temporary file newer than the published recording is
+// a recording in progress (record --force over an old one). It waits for either.
 func openFollowed(path string, poll time.Duration, stderr io.Writer) (*os.File, error) {
 	said := false
 	for {
-		f, err := os.Open(path)
-		if err == nil {
-			return f, nil
+		fin, ferr := os.Stat(path)
+		if ferr != nil && !errors.Is(ferr, fs.ErrNotExist) {
+			return nil, fmt.Errorf("recording: %w", ferr)
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("recording: %w", err)
-		}
-		if tmp := newestTemp(path); tmp != "" {
+		if tmp, mod := newestTemp(path); tmp != "" && (ferr != nil || !mod.Before(fin.ModTime())) {
 			if f, err := os.Open(tmp); err == nil {
 				return f, nil
 			}
 			continue // renamed into place meanwhile
+		}
+		if ferr == nil {
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, fmt.Errorf("recording: %w", err)
+			}
+			return f, nil
 		}
 		if !said {
 			fmt.Fprintf(stderr, "codexrec show: waiting for %s to be recorded\n", path)
@@ -166,7 +171,7 @@ func openFollowed(path string, poll time.Duration, stderr io.Writer) (*os.File, 
 	}
 }
 
-func newestTemp(path string) string {
+func newestTemp(path string) (string, time.Time) {
 	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp"))
 	var best string
 	var bestTime time.Time
@@ -175,7 +180,7 @@ func newestTemp(path string) string {
 			best, bestTime = m, fi.ModTime()
 		}
 	}
-	return best
+	return best, bestTime
 }
 
 // tailReader reads a recording that may still be growing: at the end of the data it

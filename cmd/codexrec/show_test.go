@@ -82,33 +82,68 @@ func TestShowFlagsAndErrors(t *testing.T) {
 // TestShowFollow watches a real session while codexrec record is still writing it:
 // show --follow must print the thread/start answer before the session ends (when only
 // the writer's temporary file exists), then stop by itself once the trailer is written.
+// Second case: record --force over an old recording; show must follow the new one.
 func TestShowFollow(t *testing.T) {
 	bin := codextest.Binary(t, "0.171.0")
+	t.Run("new", func(t *testing.T) { followSession(t, bin, false) })
+	t.Run("over-old", func(t *testing.T) { followSession(t, bin, true) })
+}
+
+func followSession(t *testing.T, bin string, overOld bool) {
 	env, _ := codextest.Env(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "live.jsonl")
-
+	args := []string{"record", "--no-sanitize", "-o", out}
+	if overOld {
+		old, err := os.ReadFile(filepath.Join(fixtureRoot, "0.171.0", "plain.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out, old, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		hourAgo := time.Now().Add(-time.Hour)
+		os.Chtimes(out, hourAgo, hourAgo)
+		args = append(args, "--force")
+	}
 	show := exec.Command(codexrecBin, "show", "--follow", "--poll", "20ms", out)
 	showOut, _ := show.StdoutPipe()
 	var showErr bytes.Buffer
 	show.Stderr = &showErr
-	if err := show.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer show.Process.Kill()
 
-	rec := exec.Command(codexrecBin, append([]string{"record", "--no-sanitize", "-o", out, "--", bin}, codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)...)
+	rec := exec.Command(codexrecBin, append(append(args, "--", bin), codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)...)
 	rec.Dir, rec.Env = dir, env
 	stdin, _ := rec.StdinPipe()
 	recOut, _ := rec.StdoutPipe()
 	var recErr bytes.Buffer
 	rec.Stderr = &recErr
+	if !overOld {
+		if err := show.Start(); err != nil { // before the recording exists: it waits
+			t.Fatal(err)
+		}
+		defer show.Process.Kill()
+	}
 	if err := rec.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Process.Kill()
 	kill := time.AfterFunc(60*time.Second, func() { rec.Process.Kill(); show.Process.Kill() })
 	defer kill.Stop()
+	if overOld {
+		// Start once the new recording's temporary file is there beside the old one.
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if m, _ := filepath.Glob(filepath.Join(dir, ".live.jsonl.*.tmp")); len(m) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("record did not create its temporary file")
+			}
+		}
+		if err := show.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer show.Process.Kill()
+	}
 
 	io.WriteString(stdin, `{"id":1,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"t","version":"1"}}}`+"\n"+
 		`{"method":"initialized"}`+"\n"+`{"id":2,"method":"thread/start","params":{}}`+"\n")
@@ -122,10 +157,10 @@ func TestShowFollow(t *testing.T) {
 			break
 		}
 	}
-	if !strings.Contains(got.String(), "thread/start [2] ↩#") {
-		t.Fatalf("show --follow ended before the thread/start answer:\n%s\nstderr: %s", got.String(), showErr.String())
+	if !strings.Contains(got.String(), "thread/start [2] ↩#") || !strings.Contains(got.String(), "codexrec-test 1") {
+		t.Fatalf("show --follow ended before the live session's thread/start answer:\n%s\nstderr: %s", got.String(), showErr.String())
 	}
-	if _, err := os.Stat(out); err == nil {
+	if fi, err := os.Stat(out); err == nil && (!overOld || time.Since(fi.ModTime()) < time.Minute) {
 		t.Fatal("the recording was already published: show did not follow a live session")
 	}
 
@@ -139,7 +174,7 @@ func TestShowFollow(t *testing.T) {
 	if err := show.Wait(); err != nil {
 		t.Fatalf("show --follow: %v; stderr: %s", err, showErr.String())
 	}
-	if !strings.Contains(showErr.String(), "waiting for") {
+	if !overOld && !strings.Contains(showErr.String(), "waiting for") {
 		t.Errorf("show started before the recording and did not say it was waiting: %q", showErr.String())
 	}
 	// What was followed live is what show prints from the finished file.
