@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"time"
+	"unsafe"
 
 	"codexrec/internal/wire"
 	"codexrec/recorder"
@@ -239,3 +240,7 @@ func (s *state) finish(h recorder.Header, t *recorder.Trailer) {
 	}
 	s.res.Segments = s.segment
 }
+
+// view is msg as a string without a copy, for gjson: a frame's bytes are never
+// modified once read, and every string kept beyond the frame is cloned.
+func view(msg []byte) string { return unsafe.String(unsafe.SliceData(msg), len(msg)) }

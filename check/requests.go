@@ -55,7 +55,7 @@ func (r *requests) init() {
 
 func (s *state) request(e *recorder.Entry, msg []byte) {
 	i := dirIndex(e.Dir)
-	params := gjson.GetBytes(msg, "params")
+	params := gjson.Get(view(msg), "params")
 	// Strings read from a frame share its bytes; what outlives the frame is cloned so
 	// the frame can be freed.
 	p := &pendingRequest{seq: e.Seq, t: e.Time, method: intern(e.Msg.Method),
@@ -103,7 +103,7 @@ func (s *state) response(e *recorder.Entry, msg []byte) {
 		f = Finding{Seqs: []int64{e.Seq}}
 	}
 	if e.Msg.Kind == wire.KindError {
-		errv := gjson.GetBytes(msg, "error")
+		errv := gjson.Get(view(msg), "error")
 		f.Rule, f.Dir, f.Method, f.ID = RuleErrorResponse, e.Dir.String(), method, string(id)
 		what := "request"
 		if method != "" {

@@ -44,7 +44,7 @@ type params struct {
 
 func readParams(msg []byte) params {
 	var p params
-	gjson.GetBytes(msg, "params").ForEach(func(k, v gjson.Result) bool {
+	gjson.Get(view(msg), "params").ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "threadId":
 			p.thread = v.Str
@@ -71,13 +71,13 @@ func (s *state) clientRequestAnswered(e *recorder.Entry, req *pendingRequest, ms
 	}
 	switch req.method {
 	case "thread/start", "thread/resume", "thread/fork":
-		if id := gjson.GetBytes(msg, "result.thread.id").Str; id != "" {
+		if id := gjson.Get(view(msg), "result.thread.id").Str; id != "" {
 			s.threads.known[strings.Clone(id)] = e.Seq
 			delete(s.threads.doubt, id)
 		}
 		s.flushDoubt()
 	case "turn/start":
-		id := gjson.GetBytes(msg, "result.turn.id").Str
+		id := gjson.Get(view(msg), "result.turn.id").Str
 		if id == "" {
 			return
 		}
@@ -157,7 +157,7 @@ func (s *state) notification(e *recorder.Entry, msg []byte) {
 	m := e.Msg.Method
 	p := readParams(msg)
 	if m == "thread/started" {
-		id := gjson.GetBytes(msg, "params.thread.id").Str
+		id := gjson.Get(view(msg), "params.thread.id").Str
 		if id == "" {
 			id = p.thread
 		}
