@@ -298,7 +298,7 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 			}
 			s, e := off+k, off+k+len(from)
 			off = e
-			if s > 0 && isPathChar(text[s-1], true) || e < len(text) && isPathChar(text[e], false) {
+			if s > 0 && isPathChar(text[s-1], true) || e < len(text) && isPathChar(text[e], false) || z.afterPlaceholder(text[:s]) {
 				continue
 			}
 			dst = append(dst, span{s, e, "", m.To})
@@ -355,12 +355,29 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text, hay []byte, lits [][]byte, dst
 					}
 					dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v)})
 				}
-				covered = we
+				if len(ms) > 0 {
+					covered = ws + ms[len(ms)-1][1] // later literals inside a match need no new window
+				}
 				break
 			}
 		}
 	}
 	return dst
+}
+
+// afterPlaceholder reports whether b ends in a map's placeholder: "<tmp>/tmp" is what
+// "/tmp/tmp" became, and its "/tmp" continues that path (sanitizing twice changes
+// nothing).
+func (z *Sanitizer) afterPlaceholder(b []byte) bool {
+	if len(b) == 0 || b[len(b)-1] != '>' {
+		return false
+	}
+	for _, m := range z.maps {
+		if bytes.HasSuffix(b, []byte(m.To)) {
+			return true
+		}
+	}
+	return false
 }
 
 // isPathChar reports whether c continues a path name, so a map's From matched next
@@ -585,3 +602,53 @@ func isUUID(v []byte) bool {
 }
 
 func log2(p float64) float64 { return math.Log2(p) }
+
+// alignEscapes widens spans found in raw JSON string content so that none starts
+// or ends inside an escape sequence (\n, \", \uXXXX): a replacement never leaves half
+// an escape behind.
+func alignEscapes(raw []byte, spans []span) {
+	if len(spans) == 0 || bytes.IndexByte(raw, '\\') < 0 {
+		return
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		end := min(len(raw), i+2)
+		if end == i+2 && raw[i+1] == 'u' {
+			end = min(len(raw), i+6)
+		}
+		for k := range spans {
+			s := &spans[k]
+			if s.start > i && s.start < end {
+				s.start = i
+			}
+			if s.end > i && s.end < end {
+				s.end = end
+			}
+		}
+		i = end - 1
+	}
+}
+
+// splitForText cuts spans of a line that is not valid JSON around the bytes that
+// give JSON its structure (quotes, backslashes, control and non-ASCII bytes), each
+// piece replaced alone: redacting never turns invalid JSON into valid JSON.
+func splitForText(text []byte, spans []span) []span {
+	var out []span
+	for _, s := range spans {
+		start := s.start
+		for i := s.start; i <= s.end; i++ {
+			if i < s.end && !structuralByte(text[i]) {
+				continue
+			}
+			if i > start {
+				out = append(out, span{start, i, s.rule, s.repl})
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func structuralByte(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }

@@ -63,6 +63,8 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			// known secrets and paths are searched in their JSON-escaped forms too.
 			f := lineFilter.within(t.start, t.end)
 			if spans = z.find(raw, &f, spans, false); len(spans) > 0 {
+				alignEscapes(raw, spans)
+				spans = resolve(spans, 0)
 				repl = rewrite(nil, raw, nil, spans)
 			}
 		}

@@ -252,7 +252,7 @@ func (z *Sanitizer) Strings(ss []string) []string {
 
 // text sanitizes b as plain text; it returns nil when nothing changed.
 func (z *Sanitizer) text(b []byte, f filter) ([]byte, []Redaction) {
-	spans := z.find(b, &f, nil, false)
+	spans := splitForText(b, z.find(b, &f, nil, false))
 	if len(spans) == 0 {
 		return nil, nil
 	}
