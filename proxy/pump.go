@@ -117,7 +117,7 @@ const maxBatch = 256 << 10
 // plain cat makes. stopOnEnd says to stop reading once the session is over (the
 // client side: nothing can reach the child any more).
 func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
-	r := wire.NewReader(src)
+	r := wire.NewReaderSize(src, 1<<20)
 	var werr error
 	var frames []*wire.Frame
 	var size int

@@ -14,13 +14,16 @@ type Reader struct {
 	br *bufio.Reader
 }
 
-// ReadBufferSize is the size of the read buffer; longer lines are assembled across
-// reads. Large enough that a 200 KB output delta is read without reassembly.
-const ReadBufferSize = 1 << 20
+// ReadBufferSize is NewReader's buffer size; longer lines are assembled across reads.
+const ReadBufferSize = 64 << 10
 
 // NewReader returns a Reader on r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, ReadBufferSize)}
+func NewReader(r io.Reader) *Reader { return NewReaderSize(r, ReadBufferSize) }
+
+// NewReaderSize returns a Reader whose buffer holds size bytes. The proxy uses a large
+// one so that a 200 KB output delta is read without reassembly.
+func NewReaderSize(r io.Reader, size int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, size)}
 }
 
 // ReadLine returns the next line, including its '\n' if it has one, in a newly
