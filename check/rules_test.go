@@ -269,9 +269,13 @@ func TestRules(t *testing.T) {
 			if tc.after != nil {
 				tc.after(t, path)
 			}
-			res, err := (&check.Checker{}).CheckFile(path)
+			streamed := 0
+			res, err := (&check.Checker{OnFinding: func(check.Finding) { streamed++ }}).CheckFile(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if streamed != len(res.Findings) {
+				t.Errorf("OnFinding saw %d findings, the result holds %d", streamed, len(res.Findings))
 			}
 			ruleUnderTest := ""
 			if len(wants) > 0 {
