@@ -39,12 +39,15 @@ type Finding struct {
 
 // Result is what checking one recording found.
 type Result struct {
-	File         string    `json:"file"`
-	CodexVersion string    `json:"codexVersion,omitempty"`
-	Frames       int64     `json:"frames"`
-	Segments     int       `json:"segments"`
-	Turns        int       `json:"turns"`
-	Findings     []Finding `json:"findings"`
+	File         string `json:"file"`
+	CodexVersion string `json:"codexVersion,omitempty"`
+	Frames       int64  `json:"frames"`
+	Segments     int    `json:"segments"`
+	Turns        int    `json:"turns"`
+	// TurnStatus counts the turns by the final status their turn/completed gave
+	// ("completed", "interrupted", "failed"); turns never completed are not counted.
+	TurnStatus map[string]int `json:"turnStatus,omitempty"`
+	Findings   []Finding      `json:"findings"`
 }
 
 // Count returns how many findings have severity at least min.

@@ -52,6 +52,15 @@ func TestFixturesClean(t *testing.T) {
 			if res.Turns == 0 {
 				t.Errorf("no turn found in %s: the turn rules checked nothing", rel)
 			}
+			// Every turn ends with one turn/completed and its final status: interrupted for
+			// the interrupted scenario, completed everywhere else.
+			final := "completed"
+			if strings.HasSuffix(rel, "interrupt.jsonl") {
+				final = "interrupted"
+			}
+			if res.TurnStatus[final] != res.Turns || len(res.TurnStatus) != 1 {
+				t.Errorf("turns %d, final statuses %v; want all %s", res.Turns, res.TurnStatus, final)
+			}
 			for _, f := range res.Findings {
 				rb, known := realBehaviour[f.Rule]
 				scenario := strings.TrimSuffix(filepath.Base(path), ".jsonl")

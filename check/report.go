@@ -77,7 +77,7 @@ func WriteText(w io.Writer, results []*Result, failOn Severity) error {
 			version = "unknown"
 		}
 		fmt.Fprintf(&b, "%s (codex %s, %d frames, %s, %s): %s, %s, %s\n", r.File, version, r.Frames,
-			plural(r.Segments, "server lifetime"), plural(r.Turns, "turn"),
+			plural(r.Segments, "server lifetime"), plural(r.Turns, "turn")+turnStatus(r.TurnStatus),
 			plural(errs, "error"), plural(warns, "warning"), plural(infos, "info"))
 		ids, by := group(r.Findings)
 		for _, id := range ids {
@@ -105,6 +105,27 @@ func WriteText(w io.Writer, results []*Result, failOn Severity) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// turnStatus is " (2 completed, 1 interrupted)", or "" when no turn completed.
+func turnStatus(m map[string]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if k == "" {
+			parts[i] = fmt.Sprintf("%d without status", m[k])
+		} else {
+			parts[i] = fmt.Sprintf("%d %s", m[k], k)
+		}
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // findingLine is one finding on one line: where, then what.

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // writers do (the fixtures are regenerated with new ids on every capture).
 func reportResults() []*check.Result {
 	return []*check.Result{
-		{File: "fixtures/session.jsonl", CodexVersion: "0.171.0", Frames: 38, Segments: 1, Turns: 1, Findings: []check.Finding{
+		{File: "fixtures/session.jsonl", CodexVersion: "0.171.0", Frames: 38, Segments: 1, Turns: 2, TurnStatus: map[string]int{"interrupted": 1}, Findings: []check.Finding{
 			{Rule: check.RuleStderrError, Severity: check.Info, Seqs: []int64{3}, Dir: "stderr",
 				Message: "2026-11-29T10:46:53Z ERROR codex_app_server: Codex could not find bubblewrap on PATH"},
 			{Rule: check.RuleEarlyCompletion, Severity: check.Warning, Seqs: []int64{30, 31}, Thread: "th-1", Turn: "tu-1",

@@ -87,6 +87,10 @@ func (s *state) turnCompleted(e *recorder.Entry, p params) {
 	}
 	s.foreign(e, tr, p.thread)
 	status := p.turn.Get("status").Str
+	if s.res.TurnStatus == nil {
+		s.res.TurnStatus = map[string]int{}
+	}
+	s.res.TurnStatus[intern(status)]++
 	if status == "interrupted" && tr.cut == "" {
 		tr.cut = "interrupted"
 	}
