@@ -61,7 +61,12 @@ func assertNoTrace(t *testing.T, data []byte, secret string) {
 // in its reply. Recorded with the defaults, the file holds no trace of it, while the
 // client received every byte unchanged.
 func TestRecordRemovesAccessToken(t *testing.T) {
-	version := codexbin.Newest
+	for _, v := range codexbin.Versions {
+		t.Run(v, func(t *testing.T) { recordRemovesAccessToken(t, v) })
+	}
+}
+
+func recordRemovesAccessToken(t *testing.T, version string) {
 	bin := codextest.Binary(t, version)
 	env, _ := codextest.Env(t)
 	token := "fake-access-token/" + strings.Repeat("x7Q", 6) + "+Zz9=" // synthetic, with / + = to vary the encodings
