@@ -47,6 +47,31 @@ var ruleCases = []struct {
 		// The server resolved it anyway in the real run; only the missing answer is wrong.
 		return []want{{check.RuleUnanswered, []int64{req}}}
 	}, nil},
+	{"unanswered: a request the first server lifetime never answered (ids restart after it)", "resume", func(m *mutable) []want {
+		// Both lifetimes number their requests from 1; only the dropped answer is wrong.
+		req := m.seqAt(m.find(c2s, wire.KindRequest, "turn/start", 0))
+		m.remove(m.find(s2c, wire.KindResponse, "turn/start", 0))
+		return []want{{check.RuleUnanswered, []int64{req}}}
+	}, nil},
+	{"unknown-thread: a thread not resumed after the restart", "resume", func(m *mutable) []want {
+		thread := gjson.GetBytes(m.rec.Entries[m.find(s2c, wire.KindResponse, "thread/start", 0)].JSON(), "result.thread.id").Str
+		m.remove(m.find(s2c, wire.KindResponse, "thread/resume", 0))
+		m.remove(m.find(c2s, wire.KindRequest, "thread/resume", 0))
+		seg := 0
+		for i, e := range m.rec.Entries {
+			if e.Type == recorder.TypeSegment && e.Segment == 2 {
+				seg = i
+			}
+		}
+		for _, e := range m.rec.Entries[seg:] {
+			if e.Type == recorder.TypeFrame && e.Dir == s2c && (e.Msg.Kind == wire.KindNotification || e.Msg.Kind == wire.KindRequest) &&
+				gjson.GetBytes(e.JSON(), "params.threadId").Str == thread {
+				return []want{{check.RuleUnknownThread, []int64{e.Seq}}}
+			}
+		}
+		m.t.Fatal("no message of the thread after the restart")
+		return nil
+	}, nil},
 	{"duplicate-response", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindResponse, "thread/start", 0)
 		dup := m.clone(i)
