@@ -108,8 +108,12 @@ func followSession(t *testing.T, bin string, overOld bool) {
 	}
 	show := exec.Command(codexrecBin, "show", "--follow", "--poll", "20ms", out)
 	showOut, _ := show.StdoutPipe()
-	var showErr bytes.Buffer
-	show.Stderr = &showErr
+	showErrPipe, _ := show.StderrPipe()
+	var showErr bytes.Buffer // read only after errDone
+	errDone := make(chan struct{})
+	drainErr := func() {
+		go func() { io.Copy(&showErr, showErrPipe); close(errDone) }()
+	}
 
 	rec := exec.Command(codexrecBin, append(append(args, "--", bin), codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)...)
 	rec.Dir, rec.Env = dir, env
@@ -122,6 +126,11 @@ func followSession(t *testing.T, bin string, overOld bool) {
 			t.Fatal(err)
 		}
 		defer show.Process.Kill()
+		line := readLine(showErrPipe)
+		if !strings.Contains(line, "waiting for") {
+			t.Fatalf("show started before the recording and did not say it was waiting: %q", line)
+		}
+		drainErr()
 	}
 	if err := rec.Start(); err != nil {
 		t.Fatal(err)
@@ -143,6 +152,7 @@ func followSession(t *testing.T, bin string, overOld bool) {
 			t.Fatal(err)
 		}
 		defer show.Process.Kill()
+		drainErr()
 	}
 
 	io.WriteString(stdin, `{"id":1,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"t","version":"1"}}}`+"\n"+
@@ -158,7 +168,7 @@ func followSession(t *testing.T, bin string, overOld bool) {
 		}
 	}
 	if !strings.Contains(got.String(), "thread/start [2] ↩#") || !strings.Contains(got.String(), "codexrec-test 1") {
-		t.Fatalf("show --follow ended before the live session's thread/start answer:\n%s\nstderr: %s", got.String(), showErr.String())
+		t.Fatalf("show --follow ended before the live session's thread/start answer:\n%s", got.String())
 	}
 	if fi, err := os.Stat(out); err == nil && (!overOld || time.Since(fi.ModTime()) < time.Minute) {
 		t.Fatal("the recording was already published: show did not follow a live session")
@@ -171,11 +181,9 @@ func followSession(t *testing.T, bin string, overOld bool) {
 	for lines.Scan() {
 		got.WriteString(lines.Text() + "\n")
 	}
+	<-errDone
 	if err := show.Wait(); err != nil {
 		t.Fatalf("show --follow: %v; stderr: %s", err, showErr.String())
-	}
-	if !overOld && !strings.Contains(showErr.String(), "waiting for") {
-		t.Errorf("show started before the recording and did not say it was waiting: %q", showErr.String())
 	}
 	// What was followed live is what show prints from the finished file.
 	final := runCodexrec(t, "", nil, "show", out)
@@ -214,6 +222,24 @@ func TestShowColourOnTerminal(t *testing.T) {
 		}
 		if got := strings.Contains(string(out), "\x1b[36m→ request"); got != tc.colour {
 			t.Errorf("show on a terminal with %q: colour %v, want %v:\n%q", tc.env, got, tc.colour, out)
+		}
+	}
+}
+
+// readLine reads one line byte by byte, so nothing after it is consumed.
+func readLine(r io.Reader) string {
+	var b []byte
+	one := make([]byte, 1)
+	for {
+		n, err := r.Read(one)
+		if n == 1 {
+			b = append(b, one[0])
+			if one[0] == '\n' {
+				return string(b)
+			}
+		}
+		if err != nil {
+			return string(b)
 		}
 	}
 }
