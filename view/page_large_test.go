@@ -1,6 +1,7 @@
 package view_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -90,15 +91,10 @@ func TestPageLargeRecording(t *testing.T) {
 		t.Errorf("%d rows in the DOM after load for %d frames: not lazy", rows, frames)
 	}
 	// Scrolling to the end of what is there renders more.
-	for i := 0; i < 3; i++ {
-		if err := b.Exec(nil, `window.scrollTo(0, document.body.scrollHeight)`); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err := b.Exec(nil, `window.scrollTo(0, document.body.scrollHeight)`); err != nil {
+		t.Fatal(err)
 	}
-	if more := domInt(t, b, `return document.querySelectorAll('#list .row').length`); more <= rows {
-		t.Errorf("scrolling to the end did not render more rows (%d, then %d)", rows, more)
-	}
+	waitFor(t, b, "more rows after scrolling", fmt.Sprintf(`document.querySelectorAll('#list .row').length > %d`, rows))
 	// Filtering runs over every frame (the first search builds its index) and renders
 	// the first matches only.
 	var ms []float64
