@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"bytes"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -10,14 +11,30 @@ import (
 
 	"codexrec/internal/codexbin"
 	"codexrec/internal/wire"
+	"codexrec/recorder"
 	"codexrec/schema"
 )
 
 var benchFrames []wire.Frame
 
-// benchSession is one real session of the newest codex, made once per run.
+// benchSession is the real traffic mix: every frame of the newest version's captured
+// fixtures (made by codexrec capture from the real binary), or, when they are absent,
+// one real session made now.
 func benchSession(b *testing.B) []wire.Frame {
 	b.Helper()
+	if benchFrames != nil {
+		return benchFrames
+	}
+	paths, _ := filepath.Glob(filepath.Join("..", "fixtures", "hermetic", codexbin.Newest, "*.jsonl"))
+	for _, p := range paths {
+		rec, err := recorder.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, e := range rec.Frames(wire.ClientToServer, wire.ServerToClient) {
+			benchFrames = append(benchFrames, wire.Frame{Seq: int64(len(benchFrames) + 1), Dir: e.Dir, Line: e.Line})
+		}
+	}
 	if benchFrames == nil {
 		benchFrames = realSession(b, codexbin.Newest, false)
 	}
@@ -42,8 +59,12 @@ func checkLoop(b *testing.B, frames []wire.Frame) {
 		b.Fatal(err)
 	}
 	v := schema.NewValidator(set)
+	findings := 0
 	for i := range frames { // warm: compile every route once
-		v.Check(&frames[i])
+		findings += len(v.Check(&frames[i]))
+	}
+	if findings > 0 {
+		b.Logf("%d findings in the warm-up pass", findings)
 	}
 	var size int64
 	for _, f := range frames {
@@ -86,6 +107,20 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	b.Run("mix", func(b *testing.B) { checkLoop(b, frames) })
 	b.Run("deltas", func(b *testing.B) { checkLoop(b, deltas) })
+	b.Run("baseline-classify-deltas", func(b *testing.B) {
+		cpu0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			wire.Classify(deltas[i%len(deltas)].Line)
+		}
+		reportRates(b, cpu0)
+	})
+	b.Run("baseline-decode-deltas", func(b *testing.B) {
+		cpu0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			jsonschema.UnmarshalJSON(bytes.NewReader(deltas[i%len(deltas)].Line))
+		}
+		reportRates(b, cpu0)
+	})
 	b.Run("baseline-classify-mix", func(b *testing.B) {
 		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {

@@ -120,3 +120,30 @@ func TestFindings(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentValidators: one Set shared by validators on several goroutines (as
+// check does), compiling routes on first use from all of them at once.
+func TestConcurrentValidators(t *testing.T) {
+	set, err := schema.Load("0.171.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := frames(initPlain,
+		`c2s {"id":1,"method":"thread/start","params":{}}`,
+		`s2c {"id":1,"error":{"code":-32600,"message":"x"}}`,
+		`s2c {"method":"item/agentMessage/delta","params":{"threadId":"t","turnId":"u","itemId":"i","delta":"d"},"emittedAtMs":1}`,
+		`c2s {"id":2,"method":"turn/start","params":{"input":[]}}`)
+	want := fmt.Sprint(checkAll(t, set, session))
+	errs := make(chan string, 8)
+	for range 8 {
+		go func() {
+			fresh, _ := schema.Load("0.171.0")
+			errs <- fmt.Sprint(checkAll(t, fresh, session)) + "|" + fmt.Sprint(checkAll(t, set, session))
+		}()
+	}
+	for range 8 {
+		if got := <-errs; got != want+"|"+want {
+			t.Errorf("concurrent findings %s, want %s", got, want)
+		}
+	}
+}

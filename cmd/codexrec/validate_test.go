@@ -61,6 +61,11 @@ func TestValidateCommand(t *testing.T) {
 		initResp163,
 		`c2s {"method":"initialized"}`)
 
+	newer := filepath.Join(dir, "newer.jsonl")
+	writeRecording(t, newer,
+		`c2s {"id":1,"method":"initialize","params":{"clientInfo":{"name":"t","title":null,"version":"1"}}}`,
+		strings.Replace(initResp163, "0.163.0", "0.165.0", 1))
+
 	r := runCodexrec(t, dir, nil, "validate", "bad.jsonl")
 	want := "bad.jsonl:3: c2s turn/start invalid /params/threadId: wrong type: got number, want string\n" +
 		"bad.jsonl:4: c2s thread/read undeclared-field /params/bogus: not declared by the codex 0.163.0 schema\n" +
@@ -93,6 +98,7 @@ func TestValidateCommand(t *testing.T) {
 		{[]string{"validate", "--fail-on", "undeclared", "clean.jsonl"}, 0, "no findings"},
 		{[]string{"validate", "--codex-version", "0.171.0", "clean.jsonl"}, 0, "schema 0.171.0"},
 		{[]string{"validate", "--codex-version", "0.168.3", "clean.jsonl"}, 0, "has no embedded schema; validating against 0.163.0, the nearest older one"},
+		{[]string{"validate", "newer.jsonl"}, 0, "newer.jsonl: codex 0.165.0 (initialize userAgent) has no embedded schema; validating against 0.163.0, the nearest older one"},
 		{[]string{"validate", "missing.jsonl", "clean.jsonl"}, 2, "missing.jsonl"},
 		{[]string{"validate", "--fail-on", "sometimes", "clean.jsonl"}, 2, "want invalid, undeclared or none"},
 		{[]string{"validate", "--codex-version", "banana", "clean.jsonl"}, 2, "not a codex version"},
