@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 
 	"codexrec/internal/wire"
 	"codexrec/recorder"
+	"codexrec/sanitize"
 )
 
 // noise reports a frame that is not a JSON-RPC message.
@@ -47,14 +49,39 @@ func stream(d wire.Direction) string {
 	return "stderr"
 }
 
-// preview quotes the start of a line; recordings are sanitized, and a preview is
-// kept short so a finding never becomes a dump of the line.
+// preview quotes the start of a line, kept short so a finding never becomes a dump
+// of the line. It masks before it cuts, so a secret across the cut is still found.
 func preview(b []byte) string {
-	const n = 60
-	if len(b) > n {
-		return fmt.Sprintf("%q...", bytes.ToValidUTF8(b[:n], []byte("?")))
+	const n, window = 60, 4 << 10
+	if len(b) > window {
+		b = b[:window]
 	}
-	return fmt.Sprintf("%q", b)
+	s := mask(string(bytes.ToValidUTF8(b, []byte("?"))))
+	if len(s) > n {
+		cut := n
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		return fmt.Sprintf("%q...", s[:cut])
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// masker redacts secrets by their shape (API keys, tokens) in text check quotes from a
+// recording: a recording made with --no-sanitize may hold them, a report must not.
+var masker = sync.OnceValue(func() *sanitize.Sanitizer {
+	z, err := sanitize.New(sanitize.Options{})
+	if err != nil {
+		return nil
+	}
+	return z
+})
+
+func mask(s string) string {
+	if z := masker(); z != nil {
+		return z.Text(s)
+	}
+	return "<text withheld: sanitizer unavailable>"
 }
 
 // escapes reports a JSON message carrying an escaped ESC character (\u001b, the
@@ -140,7 +167,7 @@ func (s *state) stderr(e *recorder.Entry) {
 	if !isErr {
 		return
 	}
-	s.report(Finding{Rule: RuleStderrError, Seqs: []int64{e.Seq}, Dir: "stderr", Message: oneLine(plain, 200)})
+	s.report(Finding{Rule: RuleStderrError, Seqs: []int64{e.Seq}, Dir: "stderr", Message: oneLine(mask(plain), 200)})
 }
 
 // stripANSI removes CSI sequences (ESC [ ... final byte) and lone ESC characters.
@@ -182,11 +209,11 @@ func (s *state) trailerExit(t *recorder.Trailer, sawExit bool) {
 	switch {
 	case sawExit:
 	case t.Ended == recorder.EndStartFailed:
-		s.report(Finding{Rule: RuleServerExit, Message: "the server could not be started: " + oneLine(t.Error, 200)})
+		s.report(Finding{Rule: RuleServerExit, Message: "the server could not be started: " + oneLine(mask(t.Error), 200)})
 	case t.ExitCode != 0:
 		s.report(Finding{Rule: RuleServerExit, Message: fmt.Sprintf("the server exited with code %d (session ended: %s)", t.ExitCode, t.Ended)})
 	}
 	if t.Ended == recorder.EndError {
-		s.report(Finding{Rule: RuleTruncated, Message: "recording ended by an I/O error, frames may be missing: " + oneLine(t.Error, 200)})
+		s.report(Finding{Rule: RuleTruncated, Message: "recording ended by an I/O error, frames may be missing: " + oneLine(mask(t.Error), 200)})
 	}
 }

@@ -109,7 +109,7 @@ func (s *state) response(e *recorder.Entry, msg []byte) {
 		if method != "" {
 			what = method
 		}
-		f.Message = fmt.Sprintf("%s answered with error %s: %s", what, errv.Get("code").Raw, oneLine(errv.Get("message").Str, 200))
+		f.Message = fmt.Sprintf("%s answered with error %s: %s", what, errv.Get("code").Raw, oneLine(mask(errv.Get("message").Str), 200))
 		s.report(f)
 	}
 }

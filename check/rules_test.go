@@ -333,3 +333,37 @@ func sameWants(a, b []want) bool {
 	}
 	return slices.Equal(key(a), key(b))
 }
+
+// TestQuotedTextMasked: a recording made without sanitizing may hold a secret in a
+// stderr line, a noise line or an error message; check quotes those, masked.
+func TestQuotedTextMasked(t *testing.T) {
+	const key = "sk-proj-Zq8vT3nB5xK2mW9pL4rY7cH1dF6gJ0sA"
+	m := mutate(t, fixture(t, "approval-accept"))
+	i := m.find(s2c, wire.KindResponse, "thread/start", 0)
+	req := m.frame(c2s, `{"id":901,"method":"thread/nonsense","params":{}}`)
+	m.insert(i+1,
+		m.frame(wire.Stderr, "2026-11-29T10:00:00Z ERROR codex_core: auth failed for "+key),
+		// The key starts before the preview's 60-byte cut and ends after it.
+		m.frame(s2c, "noise on stdout, the key straddles the cut: "+key),
+		req,
+		m.frame(s2c, `{"id":901,"error":{"code":-32600,"message":"bad key `+key+`"}}`))
+	res, err := (&check.Checker{}).CheckFile(m.write())
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := 0
+	for _, f := range res.Findings {
+		switch f.Rule {
+		case check.RuleStderrError, check.RuleStdoutNoise, check.RuleErrorResponse:
+			if strings.Contains(f.Message, "Zq8v") {
+				t.Errorf("%s quotes the secret: %s", f.Rule, f.Message)
+			}
+			if strings.Contains(f.Message, "<redacted:") {
+				quoted++
+			}
+		}
+	}
+	if quoted != 3 {
+		t.Errorf("%d findings quote the masked key, want 3: %+v", quoted, res.Findings)
+	}
+}

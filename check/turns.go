@@ -109,7 +109,7 @@ func (s *state) turnCompleted(e *recorder.Entry, p params) {
 	}
 	if status == "failed" {
 		s.report(Finding{Rule: RuleTurnFailed, Seqs: []int64{e.Seq}, Thread: tr.thread, Turn: id,
-			Message: "turn failed: " + oneLine(p.turn.Get("error.message").Str, 200)})
+			Message: "turn failed: " + oneLine(mask(p.turn.Get("error.message").Str), 200)})
 	}
 	tr.completedSeq = e.Seq
 	s.threads.close(tr)
