@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -162,17 +163,27 @@ func (r *requests) end(s *state, at time.Duration, why string) {
 	}
 }
 
-// interned holds method names, so remembering a method costs no copy per frame.
-var interned sync.Map
+// interned holds method names and item types, so remembering one costs no copy per
+// frame. It is bounded: past internMax distinct names (a hostile recording), names are
+// cloned instead.
+var (
+	interned  sync.Map
+	internedN atomic.Int64
+)
+
+const internMax = 4096
 
 func intern(s string) string {
 	if v, ok := interned.Load(s); ok {
 		return v.(string)
 	}
-	if len(s) > 200 {
-		return strings.Clone(s) // not a method name worth keeping
+	if len(s) > 200 || internedN.Load() >= internMax {
+		return strings.Clone(s)
 	}
-	v, _ := interned.LoadOrStore(strings.Clone(s), strings.Clone(s))
+	v, loaded := interned.LoadOrStore(strings.Clone(s), strings.Clone(s))
+	if !loaded {
+		internedN.Add(1)
+	}
 	return v.(string)
 }
 

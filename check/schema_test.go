@@ -6,6 +6,7 @@ import (
 
 	"codexrec/check"
 	"codexrec/internal/wire"
+	"codexrec/recorder"
 )
 
 // TestAnswerShape: the client answers a real command approval request with a decision
@@ -62,5 +63,35 @@ func TestSchemaFindingsIncluded(t *testing.T) {
 		if strings.HasPrefix(f.Rule, "schema/") {
 			t.Errorf("--disable schema still reports %s", f.Rule)
 		}
+	}
+}
+
+// TestSchemaUnavailable: a recording that names no Codex version cannot be validated;
+// check says so once and falls back to the findings recorded live.
+func TestSchemaUnavailable(t *testing.T) {
+	m := mutate(t, fixture(t, "plain"))
+	m.rec.Header.CodexVersion = ""
+	var kept []recorder.Entry
+	for _, e := range m.rec.Entries {
+		if e.Type != recorder.TypeMeta {
+			kept = append(kept, e)
+		}
+	}
+	m.rec.Entries = kept
+	i := m.find(s2c, wire.KindNotification, "turn/started", 0)
+	m.insert(i+1, recorder.Entry{Type: recorder.TypeFinding, Seq: m.seqAt(i), Dir: s2c, Msg: wire.Message{Method: "turn/started"},
+		Rule: "undeclared-field", Severity: "warning", Pointer: "/params/turn/x", Reason: "not declared"})
+	res, err := (&check.Checker{Schema: check.SchemaValidator("", "")}).CheckFile(m.write())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []want
+	for _, f := range res.Findings {
+		if strings.HasPrefix(f.Rule, "schema/") {
+			got = append(got, want{f.Rule, f.Seqs})
+		}
+	}
+	if w := []want{{"schema/unavailable", nil}, {"schema/undeclared-field", []int64{m.seqAt(i)}}}; !sameWants(got, w) {
+		t.Errorf("got %v, want %v", got, w)
 	}
 }
