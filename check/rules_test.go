@@ -367,3 +367,23 @@ func TestQuotedTextMasked(t *testing.T) {
 		t.Errorf("%d findings quote the masked key, want 3: %+v", quoted, res.Findings)
 	}
 }
+
+// TestEveryRuleHasACase keeps the table honest: each rule --list-rules shows is broken
+// by at least one case above (answer-shape and the schema rules in schema_test.go).
+func TestEveryRuleHasACase(t *testing.T) {
+	covered := map[string]bool{check.RuleAnswerShape: true, check.RuleSchema: true}
+	for _, tc := range ruleCases {
+		base := tc.base
+		if base == "" {
+			base = "approval-accept"
+		}
+		for _, w := range tc.mutate(mutate(t, fixture(t, base))) {
+			covered[w.rule] = true
+		}
+	}
+	for _, r := range check.Rules {
+		if !covered[r.ID] {
+			t.Errorf("no case breaks rule %s", r.ID)
+		}
+	}
+}
