@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		name:    "check",
 		args:    "[flags] FILE|DIR|-...",
-		summary: "run protocol-health rules over recordings (unanswered requests, turn and item order, noise, exits, schema): a CI gate",
+		summary: "run protocol-health rules over recordings (requests, turns, items, threads, noise, exits, schema): a CI gate",
 		flags:   checkFlags,
 		run:     runCheck,
 	})
@@ -38,7 +38,7 @@ func checkFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON on stdout")
 	fs.StringVar(&c.junit, "junit", "", "also write a JUnit XML report (one test case per rule) to `FILE`")
 	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when a finding has this `severity` or worse: info, warning or error")
-	fs.Var(&c.disable, "disable", "do not run `RULE` (repeatable, or comma-separated); \"schema\" disables every schema finding")
+	fs.Var(&c.disable, "disable", "do not report `RULE` (repeatable, or comma-separated); \"schema\" turns schema validation off")
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rules with their default severity and exit")
 	fs.StringVar(&c.version, "codex-version", "", "validate against this Codex `version`'s schema instead of the recording's own")
 	fs.StringVar(&c.schemaDir, "schema-dir", "", "validate against the schema set in `DIR` (codex app-server generate-json-schema --out DIR)")
