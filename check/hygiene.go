@@ -163,7 +163,8 @@ func (s *state) stderr(e *recorder.Entry) {
 	}
 	plain := stripANSI(string(bytes.ToValidUTF8(line, []byte("?"))))
 	f := strings.Fields(plain)
-	isErr := len(f) > 0 && f[0] == "ERROR" || len(f) > 1 && f[1] == "ERROR"
+	// tracing's "TIME ERROR target: ..." or a bare "ERROR: ...".
+	isErr := len(f) > 0 && strings.TrimSuffix(f[0], ":") == "ERROR" || len(f) > 1 && f[1] == "ERROR"
 	if !isErr {
 		return
 	}
