@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -66,6 +67,10 @@ func (r *Result) Count(min Severity) int {
 type Checker struct {
 	// Disable holds rule ids not to report. "schema" disables every schema/... finding.
 	Disable map[string]bool
+
+	// Severity overrides rules' default severities ("stderr-error": Error makes ERROR
+	// lines on stderr fail the gate). "schema" sets every schema/... finding's.
+	Severity map[string]Severity
 
 	// Schema, when set, is asked once per recording (with the header as known after the
 	// initialize response, or at the end) for a validator; its findings replace the
@@ -156,11 +161,17 @@ func newState(c *Checker, name string) *state {
 }
 
 func (s *state) report(f Finding) {
-	if s.c.Disable[f.Rule] || (len(f.Rule) > len(RuleSchema) && f.Rule[:len(RuleSchema)+1] == RuleSchema+"/" && s.c.Disable[RuleSchema]) {
+	schemaRule := strings.HasPrefix(f.Rule, RuleSchema+"/")
+	if s.c.Disable[f.Rule] || schemaRule && s.c.Disable[RuleSchema] {
 		return
 	}
 	if f.Severity == 0 {
 		f.Severity = defaultSeverity(f.Rule)
+	}
+	if sev, ok := s.c.Severity[f.Rule]; ok {
+		f.Severity = sev
+	} else if sev, ok := s.c.Severity[RuleSchema]; ok && schemaRule {
+		f.Severity = sev
 	}
 	if f.Segment == 0 && s.segment > 1 {
 		f.Segment = s.segment

@@ -55,6 +55,13 @@ func TestSchemaFindingsIncluded(t *testing.T) {
 	if undeclared == 0 {
 		t.Errorf("no schema/undeclared-field finding for a 0.171.0 session against 0.163.0")
 	}
+	strict, err := (&check.Checker{Schema: check.SchemaValidator("0.163.0", ""), Severity: map[string]check.Severity{"schema": check.Error}}).CheckFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strict.Count(check.Error); n != undeclared {
+		t.Errorf("Severity schema=error: %d errors, want the %d undeclared fields", n, undeclared)
+	}
 	off, err := (&check.Checker{Schema: check.SchemaValidator("0.163.0", ""), Disable: map[string]bool{"schema": true}}).CheckFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,7 @@ type checkConfig struct {
 	junit     string
 	failOn    string
 	disable   multiFlag
+	severity  multiFlag
 	listRules bool
 	version   string
 	schemaDir string
@@ -39,6 +40,7 @@ func checkFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.junit, "junit", "", "also write a JUnit XML report (one test case per rule) to `FILE`")
 	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when a finding has this `severity` or worse: info, warning or error")
 	fs.Var(&c.disable, "disable", "do not report `RULE` (repeatable, or comma-separated); \"schema\" turns schema validation off")
+	fs.Var(&c.severity, "severity", "report `RULE=LEVEL` at LEVEL (info, warning, error) instead of its default (repeatable, or comma-separated)")
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rules with their default severity and exit")
 	fs.StringVar(&c.version, "codex-version", "", "validate against this Codex `version`'s schema instead of the recording's own")
 	fs.StringVar(&c.schemaDir, "schema-dir", "", "validate against the schema set in `DIR` (codex app-server generate-json-schema --out DIR)")
@@ -67,10 +69,27 @@ func runCheck(cfg any, args []string, std stdio) error {
 			disabled[id] = true
 		}
 	}
+	severity := map[string]check.Severity{}
+	for _, v := range c.severity {
+		for _, kv := range strings.Split(v, ",") {
+			id, level, ok := strings.Cut(strings.TrimSpace(kv), "=")
+			if !ok {
+				return usagef("--severity %q: want RULE=LEVEL", kv)
+			}
+			if _, ok := check.LookupRule(id); !ok {
+				return usagef("--severity: no rule %q (see codexrec check --list-rules)", id)
+			}
+			sev, err := check.ParseSeverity(level)
+			if err != nil {
+				return usagef("--severity %s: %v", id, err)
+			}
+			severity[id] = sev
+		}
+	}
 	if len(args) == 0 {
 		return usagef("no recording to check")
 	}
-	ck := &check.Checker{Disable: disabled}
+	ck := &check.Checker{Disable: disabled, Severity: severity}
 	if !disabled[check.RuleSchema] {
 		ck.Schema = check.SchemaValidator(c.version, c.schemaDir)
 	}

@@ -160,6 +160,12 @@ func TestCheckFailOn(t *testing.T) {
 	if r := runCodexrec(t, "", nil, "check", "--fail-on", "warning", path); r.code != 1 {
 		t.Errorf("--fail-on warning: exit %d, want 1\n%s", r.code, r.stdout)
 	}
+	if r := runCodexrec(t, "", nil, "check", "--severity", "ansi-escape=error", path); r.code != 1 || !bytes.Contains(r.stdout, []byte("error   ansi-escape (1)")) {
+		t.Errorf("--severity ansi-escape=error: exit %d, want 1\n%s", r.code, r.stdout)
+	}
+	if r := runCodexrec(t, "", nil, "check", "--severity", "stderr-error=error,ansi-escape=info", "--fail-on", "warning", path); r.code != 1 || !bytes.Contains(r.stdout, []byte("error   stderr-error")) {
+		t.Errorf("--severity stderr-error=error: exit %d, want 1\n%s", r.code, r.stdout)
+	}
 }
 
 func TestCheckUsageAndUnreadable(t *testing.T) {
@@ -174,6 +180,8 @@ func TestCheckUsageAndUnreadable(t *testing.T) {
 		{"no file", []string{"check"}, "no recording"},
 		{"bad --fail-on", []string{"check", "--fail-on", "fatal", *checkFixture}, "--fail-on"},
 		{"unknown rule", []string{"check", "--disable", "no-such-rule", *checkFixture}, `no rule "no-such-rule"`},
+		{"bad --severity", []string{"check", "--severity", "late-event", *checkFixture}, "want RULE=LEVEL"},
+		{"bad --severity level", []string{"check", "--severity", "late-event=fatal", *checkFixture}, "unknown severity"},
 		{"one good one bad", []string{"check", *checkFixture, notRec}, "not a codexrec recording"},
 		{"empty directory", []string{"check", t.TempDir()}, "is a directory with no .jsonl recording"},
 	} {
