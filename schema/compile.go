@@ -34,7 +34,9 @@ type route struct {
 type document struct {
 	path string
 	root any
-	refs sync.Map // "#/definitions/X" to the node it points at
+	// compiled is what the compiler gets: root with tagged unions rewritten (tagged.go).
+	compiled any
+	refs     sync.Map // "#/definitions/X" to the node it points at
 	// objExp and arrExp cache walk expansions by schema node, for objects and arrays.
 	objExp, arrExp sync.Map
 }
@@ -56,7 +58,7 @@ func (l loader) Load(url string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.root, nil
+	return d.compiled, nil
 }
 
 // doc parses (once) and returns "<mode>/<path>". s.mu must be held.
@@ -79,7 +81,7 @@ func (s *Set) doc(key string) (*document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %s set: %s: %w", mode, p, err)
 	}
-	d := &document{path: key, root: root}
+	d := &document{path: key, root: root, compiled: taggedCopy(root)}
 	s.comp.docs[key] = d
 	return d, nil
 }

@@ -89,6 +89,10 @@ func TestFindings(t *testing.T) {
 			[]string{"undeclared-field /params/bogus"}},
 		{"undeclared top-level member", []string{`c2s {"id":1,"method":"thread/read","params":{"threadId":"x"},"extra":1}`},
 			[]string{"undeclared-field /extra"}},
+		{"tagged union: the error of the variant the tag names", []string{`s2c {"method":"item/started","params":{"threadId":"t","turnId":"u","startedAtMs":1,"item":{"type":"agentMessage","id":"i"}}}`},
+			[]string{"invalid /params/item/text"}},
+		{"tagged union: unknown tag", []string{`s2c {"method":"item/started","params":{"threadId":"t","turnId":"u","startedAtMs":1,"item":{"type":"hologram","id":"i"}}}`},
+			[]string{"invalid /params/item"}},
 		{"not JSON", []string{`c2s {"id":1,`}, []string{"invalid "}},
 		{"not JSON-RPC", []string{`s2c {"hello":"world"}`}, []string{"invalid "}},
 	}
