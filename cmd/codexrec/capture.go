@@ -187,7 +187,11 @@ func runCapture(cfg any, args []string, std stdio) error {
 		}
 	}
 	if runErr != nil {
+		// The error may quote codex's stderr, which names the temporary directories.
 		t.Ended, t.Error = recorder.EndError, runErr.Error()
+		if cmdSanitizer != nil {
+			t.Error = cmdSanitizer.Text(t.Error)
+		}
 	}
 	var extErr error
 	for _, e := range c.exts {
