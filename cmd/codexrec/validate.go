@@ -252,7 +252,12 @@ func (s *sessionValidator) setup() error {
 		if err != nil {
 			return err
 		}
-		s.use(set, orDash(s.version)+" (from "+s.dir+")")
+		label := s.version
+		if label == "" {
+			label = "custom"
+		}
+		s.use(set, label)
+		s.notes = append(s.notes, "validating against the schemas in "+s.dir)
 	case s.version != "":
 		return s.choose(s.version, "--codex-version")
 	}

@@ -1,0 +1,80 @@
+package schema_test
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"codexrec/schema"
+)
+
+// writeSet writes one set of a loaded version to dir, as generate-json-schema would.
+func writeSet(t *testing.T, fsys fs.FS, dir string) {
+	t.Helper()
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, p), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadDir(t *testing.T) {
+	emb, err := schema.Load("0.171.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := t.TempDir()
+	writeSet(t, emb.FS(false), filepath.Join(both, "stable"))
+	writeSet(t, emb.FS(true), filepath.Join(both, "experimental"))
+	one := t.TempDir()
+	writeSet(t, emb.FS(false), one)
+
+	session := frames(initPlain, `c2s {"id":1,"method":"thread/increment_elicitation","params":{"threadId":"x"}}`,
+		`c2s {"id":2,"method":"turn/start","params":{"input":[]}}`)
+	for _, tc := range []struct {
+		dir  string
+		want string
+	}{
+		// Both sets: the experimental method is known, and flagged.
+		{both, "[2 c2s thread/increment_elicitation experimental /method: thread/increment_elicitation is experimental and the client did not ask for experimentalApi in initialize 3 c2s turn/start invalid /params/threadId: missing required field \"threadId\"]"},
+		// One (stable) set: it is simply unknown.
+		{one, "[2 c2s thread/increment_elicitation unknown-method /method: codex (schema dir) has no client request \"thread/increment_elicitation\" 3 c2s turn/start invalid /params/threadId: missing required field \"threadId\"]"},
+	} {
+		set, err := schema.LoadDir(tc.dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(checkAll(t, set, session)); got != tc.want {
+			t.Errorf("LoadDir(%s):\n got %s\nwant %s", tc.dir, got, tc.want)
+		}
+	}
+	if len(mustLoadDir(t, both).Methods()) != len(emb.Methods()) {
+		t.Error("LoadDir of both sets has a different method table than the embedded set")
+	}
+	for _, bad := range []string{filepath.Join(both, "nope"), filepath.Join(both, "stable", "ClientRequest.json"), t.TempDir()} {
+		if _, err := schema.LoadDir(bad, ""); err == nil {
+			t.Errorf("LoadDir(%s) succeeded", bad)
+		}
+	}
+}
+
+func mustLoadDir(t *testing.T, dir string) *schema.Set {
+	s, err := schema.LoadDir(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
