@@ -44,6 +44,12 @@ type recordExtension interface {
 	Finish(w *recorder.Writer, stderr io.Writer) error
 }
 
+// entryRewriter is an extension that also cleans the entries other extensions
+// return for a frame (sanitize: a finding's reason may quote the frame's text).
+type entryRewriter interface {
+	RewriteEntry(e *recorder.Entry)
+}
+
 // recordExtensions build the extensions, in order, from the record flag set.
 var recordExtensions []struct {
 	order int
@@ -194,6 +200,13 @@ func (t *recordTap) frame(pf *wire.Frame) error {
 			return err
 		}
 		extra = append(extra, more...)
+	}
+	for _, e := range t.exts {
+		if r, ok := e.(entryRewriter); ok {
+			for i := range extra {
+				r.RewriteEntry(&extra[i])
+			}
+		}
 	}
 	if err := t.w.WriteFrame(f); err != nil {
 		return err

@@ -190,6 +190,15 @@ func (e *sanitizeExtension) Frame(f *wire.Frame, _ *recorder.Writer) ([]recorder
 	return e.entries(f, reds), nil
 }
 
+// RewriteEntry sanitizes the free text of entries other stages wrote about a frame
+// (a validation finding may quote a value).
+func (e *sanitizeExtension) RewriteEntry(en *recorder.Entry) {
+	if e.off || en.Type == recorder.TypeRedaction {
+		return
+	}
+	en.Reason, en.Detail = e.z.Text(en.Reason), e.z.Text(en.Detail)
+}
+
 func (e *sanitizeExtension) entries(f *wire.Frame, reds []sanitize.Redaction) []recorder.Entry {
 	if len(reds) == 0 {
 		return nil
