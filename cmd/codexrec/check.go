@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"codexrec/check"
+	"codexrec/recorder"
 )
 
 func init() {
@@ -92,6 +93,12 @@ func runCheck(cfg any, args []string, std stdio) error {
 	ck := &check.Checker{Disable: disabled, Severity: severity}
 	if !disabled[check.RuleSchema] {
 		ck.Schema = check.SchemaValidator(c.version, c.schemaDir)
+		if c.version != "" || c.schemaDir != "" {
+			// A schema named on the command line must load: fail now, not per file.
+			if _, err := ck.Schema(recorder.Header{}); err != nil {
+				return &exitError{exitUsage, fmt.Errorf("schema: %w", err)}
+			}
+		}
 	}
 	var results []*check.Result
 	var inputErr error
