@@ -102,3 +102,21 @@ func TestSchemaUnavailable(t *testing.T) {
 		t.Errorf("got %v, want %v", got, w)
 	}
 }
+
+// TestSchemaNearest: a version with no embedded schema is validated against the
+// nearest older one, and check says so (info).
+func TestSchemaNearest(t *testing.T) {
+	res, err := (&check.Checker{Schema: check.SchemaValidator("0.171.5", "")}).CheckFile(*fixturesDir + "/0.171.0/plain.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, f := range res.Findings {
+		if f.Rule == "schema/nearest" {
+			notes = append(notes, f.Severity.String()+": "+f.Message)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "info: codex 0.171.5 has no embedded schema; validated against the nearest older one, 0.171.0") {
+		t.Errorf("notes %q", notes)
+	}
+}

@@ -44,11 +44,21 @@ func SchemaValidator(version, dir string) func(h recorder.Header) (Validator, er
 			}
 			sets[key] = set
 		}
-		return &schemaValidator{v: schema.NewValidator(set)}, nil
+		sv := &schemaValidator{v: schema.NewValidator(set)}
+		if dir == "" && v != "" && set.Version() != v {
+			sv.note = fmt.Sprintf("codex %s has no embedded schema; validated against the nearest older one, %s", v, set.Version())
+		}
+		return sv, nil
 	}
 }
 
-type schemaValidator struct{ v *schema.Validator }
+type schemaValidator struct {
+	v    *schema.Validator
+	note string
+}
+
+// Note says which schema stood in for the recording's version, if another did.
+func (sv *schemaValidator) Note() string { return sv.note }
 
 func (sv *schemaValidator) Frame(e *recorder.Entry) []Finding {
 	if e.Dir == wire.Stderr || !e.Msg.Kind.IsJSON() || e.Msg.Kind == wire.KindUnknown {
