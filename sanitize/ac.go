@@ -99,10 +99,13 @@ func newMatcher(patterns []string) *matcher {
 	return m
 }
 
+// hit is an occurrence of a tracked pattern: its id and the offset just past it.
+type hit struct{ end, id int }
+
 // scan marks in seen (len npat) every pattern that occurs in text and reports
-// whether any did. For the patterns marked in track, it also appends to pos the
-// offset just past each occurrence.
-func (m *matcher) scan(text []byte, seen, track []bool, pos []int) (bool, []int) {
+// whether any did. For the patterns marked in track, it also appends each
+// occurrence to hits.
+func (m *matcher) scan(text []byte, seen, track []bool, hits []hit) (bool, []hit) {
 	var row uint32
 	any := false
 	next, class := m.next, &m.class
@@ -113,11 +116,11 @@ func (m *matcher) scan(text []byte, seen, track []bool, pos []int) (bool, []int)
 			for _, id := range m.out[row] {
 				seen[id] = true
 				if track[id] {
-					pos = append(pos, i+1)
+					hits = append(hits, hit{i + 1, id})
 				}
 			}
 			any = true
 		}
 	}
-	return any, pos
+	return any, hits
 }

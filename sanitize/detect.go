@@ -26,9 +26,12 @@ type filter struct {
 	// kwPos and kwJSONPos are the offsets just past each keyword trigger (the
 	// separator is the byte before), in the coordinates of base.
 	kwPos, kwJSONPos []int
-	base             int
-	maps             []int
-	fields           bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
+	// ruleHits are the occurrences of shape rules' literals.
+	ruleHits []hit
+	pre      *prefilter
+	base     int
+	maps     []int
+	fields   bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
 }
 
 func (f *filter) empty() bool {
@@ -44,7 +47,8 @@ func (f filter) text() filter {
 
 // within is the filter for b[start:end] of the b it was made for.
 func (f filter) within(start, end int) filter {
-	if !f.keyword {
+	if !f.keyword && len(f.ruleHits) == 0 {
+		f.base = start
 		return f
 	}
 	var pos []int
@@ -53,7 +57,13 @@ func (f filter) within(start, end int) filter {
 			pos = append(pos, p)
 		}
 	}
-	f.kwPos, f.base = pos, start
+	var hits []hit
+	for _, h := range f.ruleHits {
+		if h.end > start && h.end <= end {
+			hits = append(hits, h)
+		}
+	}
+	f.kwPos, f.ruleHits, f.base = pos, hits, start
 	f.keyword = len(pos) > 0
 	return f
 }
@@ -72,6 +82,8 @@ const (
 type pattern struct {
 	kind patKind
 	idx  int
+	lit  []byte // a shape rule's literal
+	fold bool   // the literal matches case-insensitively
 }
 
 // prefilter is the compiled automaton and the meaning of its pattern ids.
@@ -94,11 +106,16 @@ func (z *Sanitizer) buildPrefilters() {
 				l = l[:prefixLen]
 			}
 			lits = append(lits, l)
-			pats = append(pats, pattern{k, i})
+			pats = append(pats, pattern{kind: k, idx: i})
 		}
 		for i, r := range shapeRules {
-			for _, l := range append(append([]string(nil), r.lits...), r.lower...) {
-				add(l, patRule, i)
+			for _, l := range r.lits {
+				lits = append(lits, l)
+				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l)})
+			}
+			for _, l := range r.lower {
+				lits = append(lits, l)
+				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true})
 			}
 		}
 		for _, k := range keywordTriggers {
@@ -132,7 +149,7 @@ func (z *Sanitizer) buildPrefilters() {
 		}
 		track := make([]bool, len(pats))
 		for i, p := range pats {
-			track[i] = p.kind == patKeyword
+			track[i] = p.kind == patKeyword || p.kind == patRule
 		}
 		return prefilter{newMatcher(lits), pats, track}
 	}
@@ -142,11 +159,11 @@ func (z *Sanitizer) buildPrefilters() {
 // filterFor runs the prefilter on b. The result is for a raw JSON line: call text()
 // on it when b is text (or a decoded string).
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
-	pre := z.sanPre
+	pre := &z.sanPre
 	if guard {
-		pre = z.guardPre
+		pre = &z.guardPre
 	}
-	var f filter
+	f := filter{pre: pre}
 	var buf [512]bool
 	seen := buf[:0]
 	if len(pre.pats) <= len(buf) {
@@ -154,17 +171,21 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 	} else {
 		seen = make([]bool, len(pre.pats))
 	}
-	any, pos := pre.m.scan(b, seen, pre.track, nil)
+	any, hits := pre.m.scan(b, seen, pre.track, nil)
 	if !any {
 		return f
 	}
-	for _, p := range pos {
-		// The automaton does not say which keyword pattern ended where; the bytes
-		// before the separator tell the structural ones ("key": "key" :) apart.
-		if structural(b, p-1) {
-			f.kwJSONPos = append(f.kwJSONPos, p)
+	for _, h := range hits {
+		if pre.pats[h.id].kind == patRule {
+			f.ruleHits = append(f.ruleHits, h)
+			continue
+		}
+		// The bytes before a keyword's separator tell the structural triggers
+		// ("key": "key" :) from the others.
+		if structural(b, h.end-1) {
+			f.kwJSONPos = append(f.kwJSONPos, h.end)
 		} else {
-			f.kwPos = append(f.kwPos, p)
+			f.kwPos = append(f.kwPos, h.end)
 		}
 	}
 	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
@@ -228,26 +249,6 @@ func structural(b []byte, sep int) bool {
 	return bs%2 == 0
 }
 
-func containsAny(b []byte, lits [][]byte) bool {
-	for _, l := range lits {
-		if bytes.Contains(b, l) {
-			return true
-		}
-	}
-	return false
-}
-
-func toLower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return out
-}
-
 // find returns the non-overlapping spans of text to replace, in order.
 func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span {
 	if f.empty() {
@@ -274,16 +275,8 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 			}
 		}
 	}
-	var lower []byte
 	for _, r := range f.rules {
-		hay, lits := text, r.litsB
-		if len(r.lower) > 0 {
-			if lower == nil {
-				lower = toLower(text)
-			}
-			hay, lits = lower, r.lowerB
-		}
-		dst = z.ruleSpans(r, text, hay, lits, dst)
+		dst = z.ruleSpans(r, text, f, dst)
 	}
 	if f.keyword {
 		dst = z.keywordSpans(text, f.kwPos, f.base, dst)
@@ -308,58 +301,61 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 }
 
 // ruleSpans runs r's expression on a window around each occurrence of one of its
-// literals in hay (text, or text lowercased), never on the whole text.
-func (z *Sanitizer) ruleSpans(r *shapeRule, text, hay []byte, lits [][]byte, dst []span) []span {
+// literals (found by the prefilter), never on the whole text.
+func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) []span {
 	covered := 0 // text before this has been searched by an earlier window
-	for _, lit := range lits {
-		covered = 0
-		for off := 0; ; {
-			k := bytes.Index(hay[off:], lit)
-			if k < 0 {
-				break
+	for _, h := range f.ruleHits {
+		p := f.pre.pats[h.id]
+		if shapeRules[p.idx] != r {
+			continue
+		}
+		occ := h.end - f.base - len(p.lit)
+		if occ < 0 || occ+len(p.lit) > len(text) || occ < covered {
+			continue
+		}
+		if !p.fold && !bytes.Equal(text[occ:occ+len(p.lit)], p.lit) {
+			continue // the prefilter ignores case; this literal does not
+		}
+		off := occ + len(p.lit)
+		if r.pre != nil && !r.pre(text, occ) {
+			continue
+		}
+		ws := max(0, occ-r.before)
+		runEnd := len(text)
+		if r.run {
+			runEnd = occ
+			for runEnd < len(text) && isTokenByte(text[runEnd]) {
+				runEnd++
 			}
-			occ := off + k
-			off = occ + len(lit)
-			if occ < covered || r.pre != nil && !r.pre(text, occ) {
-				continue
-			}
-			ws := max(0, occ-r.before)
-			runEnd := len(text)
+			runEnd = min(len(text), runEnd+1) // and the byte \b looks at
+		}
+		for size := r.after; ; size *= 2 {
+			we := min(len(text), off+size)
 			if r.run {
-				runEnd = occ
-				for runEnd < len(text) && isTokenByte(text[runEnd]) {
-					runEnd++
-				}
-				runEnd = min(len(text), runEnd+1) // and the byte \b looks at
+				we = runEnd
 			}
-			for size := r.after; ; size *= 2 {
-				we := min(len(text), off+size)
-				if r.run {
-					we = runEnd
-				}
-				ms := r.re.FindAllSubmatchIndex(text[ws:we], -1)
-				if !r.run && len(ms) > 0 && ms[len(ms)-1][1] == we-ws && we < len(text) {
-					continue // a match reaches the window's end: it may go on
-				}
-				for _, m := range ms {
-					if r.word && !wordStart(text, ws+m[0]) {
-						continue
-					}
-					s, e := m[2*r.group], m[2*r.group+1]
-					if s < 0 {
-						continue
-					}
-					v := text[ws+s : ws+e]
-					if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) {
-						continue
-					}
-					dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v)})
-				}
-				if len(ms) > 0 {
-					covered = ws + ms[len(ms)-1][1] // later literals inside a match need no new window
-				}
-				break
+			ms := r.re.FindAllSubmatchIndex(text[ws:we], -1)
+			if !r.run && len(ms) > 0 && ms[len(ms)-1][1] == we-ws && we < len(text) {
+				continue // a match reaches the window's end: it may go on
 			}
+			for _, m := range ms {
+				if r.word && !wordStart(text, ws+m[0]) {
+					continue
+				}
+				s, e := m[2*r.group], m[2*r.group+1]
+				if s < 0 {
+					continue
+				}
+				v := text[ws+s : ws+e]
+				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) {
+					continue
+				}
+				dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v)})
+			}
+			if len(ms) > 0 {
+				covered = ws + ms[len(ms)-1][1] // later literals inside a match need no new window
+			}
+			break
 		}
 	}
 	return dst

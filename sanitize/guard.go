@@ -103,7 +103,18 @@ func (z *Sanitizer) Guard(path string) error {
 // including their SHA-256 hex. Strings of JSON lines are decoded first, and fields
 // ending in "Base64" are decoded and scanned too.
 func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	// A buffer as large as the input (up to 4 MB) holds most long lines whole, so
+	// they are not reassembled piece by piece; small inputs get a small buffer.
+	size := 64 << 10
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		size = max(size, min(v.Len()+1, 4<<20))
+	case *os.File:
+		if fi, err := v.Stat(); err == nil {
+			size = max(size, int(min(fi.Size()+1, 4<<20)))
+		}
+	}
+	br := bufio.NewReaderSize(r, size)
 	var leaks []Leak
 	var long []byte
 	for n := 1; ; n++ {
@@ -112,9 +123,10 @@ func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
 			long = append(long, line...)
 			line, err = br.ReadSlice('\n')
 		}
-		if long != nil {
-			line = append(long, line...)
-			long = long[:0:0]
+		if len(long) > 0 {
+			long = append(long, line...)
+			line = long
+			long = long[:0] // reused: scanLine keeps nothing of the line
 		}
 		if len(line) > 0 {
 			leaks = z.scanLine(bytes.TrimSuffix(line, []byte("\n")), n, leaks)

@@ -12,9 +12,8 @@ type shapeRule struct {
 	name string
 	// lits must occur (case-sensitively) in a match; lower ones are searched for in the
 	// ASCII-lowercased text, for case-insensitive rules.
-	lits, lower   []string
-	litsB, lowerB [][]byte
-	re            *regexp.Regexp
+	lits, lower []string
+	re          *regexp.Regexp
 	// group is the submatch that is the secret (0: the whole match).
 	group int
 	// word says a match must start at a word boundary (checked by hand, since the
@@ -114,14 +113,6 @@ func init() {
 			keywordTriggers = append(keywordTriggers, k+sep)
 		}
 		keywordJSONTriggers = append(keywordJSONTriggers, k+`":`, k+`" :`, k+`"=`)
-	}
-	for _, r := range shapeRules {
-		for _, l := range r.lits {
-			r.litsB = append(r.litsB, []byte(l))
-		}
-		for _, l := range r.lower {
-			r.lowerB = append(r.lowerB, []byte(l))
-		}
 	}
 	for _, k := range keywordEnds {
 		keywordEndsB = append(keywordEndsB, []byte(k))
