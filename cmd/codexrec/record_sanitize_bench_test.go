@@ -7,23 +7,29 @@ import (
 	"testing"
 )
 
-// BenchmarkPipeSanitize pushes BenchmarkPipe's traffic mix through a bare cat, through
-// `codexrec record --no-sanitize -- cat` and through `codexrec record -- cat` (sanitizing
-// and the leak guard on, the default) in the same run, so the cost of sanitizing is the
-// ratio of the last two and the proxy's overall ratio is the last against cat.
+// BenchmarkPipeSanitize pushes BenchmarkPipe's traffic mix through a bare cat and
+// through `codexrec record -- cat` with sanitizing and the leak guard off, with the
+// guard only, and with both (the default), each also without schema validation, in
+// the same run: the ratios between them are the cost of each stage. The guard reads
+// the finished file after the client is done, and its time is inside the measurement.
 func BenchmarkPipeSanitize(b *testing.B) {
 	data, msgs := trafficMix()
-	for _, mode := range []string{"cat", "record-no-sanitize", "record"} {
+	modes := map[string][]string{
+		"record-bare":           {"--no-validate", "--no-sanitize", "--no-leak-guard"},
+		"record-guard-only":     {"--no-validate", "--no-sanitize"},
+		"record-sanitize+guard": {"--no-validate"},
+		"record-validate":       {"--no-sanitize", "--no-leak-guard"},
+		"record-default":        {},
+	}
+	for _, mode := range []string{"cat", "record-bare", "record-guard-only", "record-sanitize+guard", "record-validate", "record-default"} {
 		b.Run(mode, func(b *testing.B) {
 			var cmd *exec.Cmd
 			out := filepath.Join(b.TempDir(), "bench.jsonl")
-			switch mode {
-			case "cat":
+			if mode == "cat" {
 				cmd = exec.Command("cat")
-			case "record-no-sanitize":
-				cmd = exec.Command(codexrecBin, "record", "--no-sanitize", "--force", "-o", out, "--", "cat")
-			default:
-				cmd = exec.Command(codexrecBin, "record", "--force", "-o", out, "--", "cat")
+			} else {
+				args := append(append([]string{"record", "--force", "-o", out}, modes[mode]...), "--", "cat")
+				cmd = exec.Command(codexrecBin, args...)
 			}
 			stdin, _ := cmd.StdinPipe()
 			stdout, _ := cmd.StdoutPipe()
