@@ -1,0 +1,238 @@
+package sanitize
+
+import "bytes"
+
+// filter says which searches can match a text at all, decided with one pass of the
+// prefilter automaton so that clean text never reaches a regular expression.
+type filter struct {
+	secrets []int // indices of known secrets with some encoding's prefix present
+	rules   []*shapeRule
+	keyword bool
+	// keywordJSON: a keyword trigger that JSON structure itself produces ("apiKey":)
+	// occurs; it counts only in text.
+	keywordJSON bool
+	// kwPos and kwJSONPos are the offsets just past each keyword trigger (the
+	// separator is the byte before), in the coordinates of base.
+	kwPos, kwJSONPos []int
+	// ruleHits are the occurrences of shape rules' literals.
+	ruleHits []hit
+	pre      *prefilter
+	base     int
+	maps     []int
+	fields   bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
+}
+
+func (f *filter) empty() bool {
+	return len(f.secrets) == 0 && len(f.rules) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
+}
+
+// text is the filter for b searched as text rather than as a raw JSON line.
+func (f filter) text() filter {
+	f.keyword = f.keyword || f.keywordJSON
+	f.kwPos = append(append([]int(nil), f.kwPos...), f.kwJSONPos...)
+	return f
+}
+
+// within is the filter for b[start:end] of the b it was made for.
+func (f filter) within(start, end int) filter {
+	if !f.keyword && len(f.ruleHits) == 0 {
+		f.base = start
+		return f
+	}
+	var pos []int
+	for _, p := range f.kwPos {
+		if p > start && p <= end {
+			pos = append(pos, p)
+		}
+	}
+	var hits []hit
+	for _, h := range f.ruleHits {
+		if h.end > start && h.end <= end {
+			hits = append(hits, h)
+		}
+	}
+	f.kwPos, f.ruleHits, f.base = pos, hits, start
+	f.keyword = len(pos) > 0
+	return f
+}
+
+// Prefilter patterns and what each stands for.
+type patKind uint8
+
+const (
+	patRule    patKind = iota
+	patKeyword         // a trigger of keywordSpans: kept with its positions
+	patSecret
+	patMap
+	patField
+)
+
+type pattern struct {
+	kind patKind
+	idx  int
+	lit  []byte // a shape rule's literal
+	fold bool   // the literal matches case-insensitively
+}
+
+// prefilter is the compiled automaton and the meaning of its pattern ids.
+type prefilter struct {
+	m     *matcher
+	pats  []pattern
+	track []bool // patterns whose positions are kept (keyword triggers)
+}
+
+// prefixLen bounds the literal a known secret or a path contributes to the
+// automaton: enough to be rare, and the exact search runs only when it occurs.
+const prefixLen = 12
+
+func (z *Sanitizer) buildPrefilters() {
+	build := func(guard bool) prefilter {
+		var lits []string
+		var pats []pattern
+		add := func(l string, k patKind, i int) {
+			if len(l) > prefixLen {
+				l = l[:prefixLen]
+			}
+			lits = append(lits, l)
+			pats = append(pats, pattern{kind: k, idx: i})
+		}
+		for i, r := range shapeRules {
+			for _, l := range r.lits {
+				lits = append(lits, l)
+				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l)})
+			}
+			for _, l := range r.lower {
+				lits = append(lits, l)
+				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true})
+			}
+		}
+		for _, k := range keywordTriggers {
+			add(k, patKeyword, 0)
+		}
+		for _, k := range keywordJSONTriggers {
+			add(k, patKeyword, 0)
+		}
+		for i, forms := range z.needles {
+			for _, n := range forms {
+				add(string(n), patSecret, i)
+			}
+			if guard {
+				for _, n := range z.guards[i] {
+					add(string(n), patSecret, i)
+				}
+			}
+		}
+		// Fields ending in "Base64" are decoded and searched: their raw text says nothing.
+		add(`Base64"`, patField, 0)
+		if !guard {
+			for i, m := range z.maps {
+				add(m.From, patMap, i)
+			}
+			for _, f := range secretFields {
+				add(`"`+f.key+`"`, patField, 0)
+			}
+			for _, k := range []string{`"env"`, `"isSecret"`, `"answers"`} {
+				add(k, patField, 0)
+			}
+		}
+		track := make([]bool, len(pats))
+		for i, p := range pats {
+			track[i] = p.kind == patKeyword || p.kind == patRule
+		}
+		return prefilter{newMatcher(lits), pats, track}
+	}
+	z.sanPre, z.guardPre = build(false), build(true)
+}
+
+// filterFor runs the prefilter on b. The result is for a raw JSON line: call text()
+// on it when b is text (or a decoded string).
+func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
+	pre := &z.sanPre
+	if guard {
+		pre = &z.guardPre
+	}
+	f := filter{pre: pre}
+	var buf [512]bool
+	seen := buf[:0]
+	if len(pre.pats) <= len(buf) {
+		seen = buf[:len(pre.pats)]
+	} else {
+		seen = make([]bool, len(pre.pats))
+	}
+	any, hits := pre.m.scan(b, seen, pre.track, nil)
+	if !any {
+		return f
+	}
+	for _, h := range hits {
+		if pre.pats[h.id].kind == patRule {
+			f.ruleHits = append(f.ruleHits, h)
+			continue
+		}
+		// The bytes before a keyword's separator tell the structural triggers
+		// ("key": "key" :) from the others.
+		if structural(b, h.end-1) {
+			f.kwJSONPos = append(f.kwJSONPos, h.end)
+		} else {
+			f.kwPos = append(f.kwPos, h.end)
+		}
+	}
+	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
+	var rules uint64 // shape rules already in f.rules, by index
+	for id, ok := range seen {
+		if !ok {
+			continue
+		}
+		p := pre.pats[id]
+		switch p.kind {
+		case patRule:
+			if rules&(1<<p.idx) == 0 {
+				rules |= 1 << p.idx
+				f.rules = append(f.rules, shapeRules[p.idx])
+			}
+		case patKeyword:
+		case patSecret:
+			if len(f.secrets) == 0 || f.secrets[len(f.secrets)-1] != p.idx {
+				f.secrets = append(f.secrets, p.idx)
+			}
+		case patMap:
+			f.maps = append(f.maps, p.idx)
+		case patField:
+			f.fields = true
+		}
+	}
+	return f
+}
+
+// hiddenEscapes reports whether JSON text holds escapes that can spell a literal
+// differently from the prefilter's view (\uXXXX, \/): such text is searched decoded.
+func hiddenEscapes(b []byte) bool {
+	for i := 0; ; {
+		k := bytes.IndexByte(b[i:], '\\')
+		if k < 0 || i+k+1 >= len(b) {
+			return false
+		}
+		i += k + 1
+		switch b[i] {
+		case 'u', '/':
+			return true
+		}
+		i++
+	}
+}
+
+// structural reports whether the separator at b[sep] follows a closing quote that is
+// JSON's own (not an escaped \" inside a string).
+func structural(b []byte, sep int) bool {
+	i := sep - 1
+	for i >= 0 && (b[i] == ' ' || b[i] == '\t') {
+		i--
+	}
+	if i < 0 || b[i] != '"' {
+		return false
+	}
+	bs := 0
+	for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+		bs++
+	}
+	return bs%2 == 0
+}
