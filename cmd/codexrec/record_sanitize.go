@@ -36,7 +36,7 @@ func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
 	fs.Var(&s.allow, "allow", "a value matching `REGEX` is a known false positive of the shape rules (repeatable)")
 	fs.Var(&s.allowFiles, "allow-file", "read --allow regular expressions from `PATH`, one per line (# comments)")
 	if rewrite {
-		fs.Var(&s.maps, "map", "replace the path prefix `FROM=TO` in every string (repeatable; cwd, home, temp dir and CODEX_HOME are mapped by default)")
+		fs.Var(&s.maps, "map", "map a path to a placeholder, given as `FROM=TO`: FROM is replaced by TO in every string (repeatable; cwd, home, temp dir and CODEX_HOME are mapped by default)")
 		fs.StringVar(&s.salt, "salt", "", "key placeholders with `SALT`, so the same secret gets the same placeholder in every recording made with it")
 	}
 }
