@@ -138,14 +138,14 @@ func TestConcurrentValidators(t *testing.T) {
 		`s2c {"method":"item/agentMessage/delta","params":{"threadId":"t","turnId":"u","itemId":"i","delta":"d"},"emittedAtMs":1}`,
 		`c2s {"id":2,"method":"turn/start","params":{"input":[]}}`)
 	want := fmt.Sprint(checkAll(t, set, session))
-	errs := make(chan string, 8)
-	for range 8 {
+	errs := make(chan string, 4)
+	for range 4 {
 		go func() {
 			fresh, _ := schema.Load("0.171.0")
 			errs <- fmt.Sprint(checkAll(t, fresh, session)) + "|" + fmt.Sprint(checkAll(t, set, session))
 		}()
 	}
-	for range 8 {
+	for range 4 {
 		if got := <-errs; got != want+"|"+want {
 			t.Errorf("concurrent findings %s, want %s", got, want)
 		}
