@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -62,7 +63,7 @@ func (s *sessionValidator) choose(v, from string) error {
 	case !exact:
 		s.notes = append(s.notes, fmt.Sprintf("codex %s (%s) has no embedded schema; validating against %s, the nearest older one", v, from, nv))
 	}
-	set, err := schema.Load(nv)
+	set, err := loadSet(nv)
 	if err != nil {
 		return err
 	}
@@ -144,4 +145,20 @@ func (s *sessionValidator) finish() []schema.Finding {
 		return nil
 	}
 	return s.drain()
+}
+
+// loadedSets keeps each embedded version loaded once per process: validating many
+// recordings compiles each method's schema once, not once per file.
+var loadedSets sync.Map
+
+func loadSet(version string) (*schema.Set, error) {
+	if s, ok := loadedSets.Load(version); ok {
+		return s.(*schema.Set), nil
+	}
+	s, err := schema.Load(version)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := loadedSets.LoadOrStore(version, s)
+	return actual.(*schema.Set), nil
 }
