@@ -82,6 +82,9 @@ func flatten(err error) (pointer, reason string) {
 			return pointer + "/" + escapePointer(k.Missing[0]), fmt.Sprintf("missing required field %q", k.Missing[0])
 		}
 	case *kind.OneOf, *kind.AnyOf:
+		if got, want, ok := typeAlternatives(leaf); ok {
+			return pointer, fmt.Sprintf("wrong type: got %s, want %s", got, strings.Join(want, " or "))
+		}
 		return pointer, fmt.Sprintf("matches none of the %d alternatives", len(leaf.Causes))
 	case *kind.Type:
 		return pointer, fmt.Sprintf("wrong type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))
@@ -139,4 +142,29 @@ func oneLine(s string) string {
 		s = s[:max] + "..."
 	}
 	return s
+}
+
+// typeAlternatives reports alternatives that all failed on the value's type alone
+// (a nullable reference: {"anyOf": [{"$ref": X}, {"type": "null"}]}), as one type error.
+func typeAlternatives(e *jsonschema.ValidationError) (got string, want []string, ok bool) {
+	for _, c := range e.Causes {
+		b := best(c)
+		if len(b.InstanceLocation) != len(e.InstanceLocation) {
+			return "", nil, false
+		}
+		switch k := b.ErrorKind.(type) {
+		case *kind.Type:
+			got = k.Got
+			want = append(want, k.Want...)
+		case *kind.OneOf, *kind.AnyOf:
+			g, w, ok := typeAlternatives(b)
+			if !ok {
+				return "", nil, false
+			}
+			got, want = g, append(want, w...)
+		default:
+			return "", nil, false
+		}
+	}
+	return got, want, len(want) > 0
 }

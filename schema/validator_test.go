@@ -93,6 +93,8 @@ func TestFindings(t *testing.T) {
 			[]string{"invalid /params/item/text"}},
 		{"tagged union: unknown tag", []string{`s2c {"method":"item/started","params":{"threadId":"t","turnId":"u","startedAtMs":1,"item":{"type":"hologram","id":"i"}}}`},
 			[]string{"invalid /params/item"}},
+		{"wrong type for a nullable reference", []string{`c2s {"id":1,"method":"thread/list","params":{"cwd":5}}`},
+			[]string{"invalid /params/cwd"}},
 		{"not JSON", []string{`c2s {"id":1,`}, []string{"invalid "}},
 		{"not JSON-RPC", []string{`s2c {"hello":"world"}`}, []string{"invalid "}},
 	}
