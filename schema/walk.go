@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // node is a point in a schema document the undeclared-field walk stands on. A node
@@ -42,7 +43,7 @@ func topExpansion(nodes []node) *expansion {
 	if dependent {
 		return nil
 	}
-	return &expansion{objs, open}
+	return &expansion{objs: objs, open: open, cached: true}
 }
 
 // walker holds the path to the current value; pointers are only built for findings.
@@ -65,14 +66,11 @@ func (w *walker) report(last string) {
 func (w *walker) walk(v any, nodes []node, pre *expansion) {
 	switch val := v.(type) {
 	case map[string]any:
-		var objs []node
-		var open bool
-		if pre != nil {
-			objs, open = pre.objs, pre.open
-		} else {
-			objs, open = expandCached(nodes, val)
+		x := pre
+		if x == nil {
+			x = expandCached(nodes, val)
 		}
-		if open {
+		if x.open {
 			return
 		}
 		for k, mv := range val {
@@ -81,7 +79,7 @@ func (w *walker) walk(v any, nodes []node, pre *expansion) {
 				// envelope schemas leave it out only because Codex omits it.
 				continue
 			}
-			child, declared, free := members(objs, k)
+			child, declared, free := x.member(k)
 			switch {
 			case !declared:
 				w.report(k)
@@ -95,10 +93,11 @@ func (w *walker) walk(v any, nodes []node, pre *expansion) {
 			}
 		}
 	case []any:
-		objs, open := expandCached(nodes, val)
-		if open {
+		x := expandCached(nodes, val)
+		if x.open {
 			return
 		}
+		objs := x.objs
 		for i, e := range val {
 			switch e.(type) {
 			case map[string]any, []any:
@@ -125,22 +124,70 @@ func (w *walker) walk(v any, nodes []node, pre *expansion) {
 	}
 }
 
-// expansion is a cached expand result for a schema node whose expansion does not
-// depend on the value (no anyOf/oneOf on the way).
+// expansion is what expand found at one position. Expansions that do not depend on
+// the value (no anyOf/oneOf on the way) are cached per schema node, and then also
+// carry a table of what each member name resolves to, built on first use.
 type expansion struct {
-	objs []node
-	open bool
+	objs   []node
+	open   bool
+	cached bool
+
+	once  sync.Once
+	names map[string]member // members named in some "properties"
+	rest  member            // any other name (additionalProperties, patternProperties)
 }
 
-func expandCached(nodes []node, v any) ([]node, bool) {
+type member struct {
+	child          []node
+	declared, free bool
+}
+
+func (x *expansion) member(k string) ([]node, bool, bool) {
+	if !x.cached {
+		return members(x.objs, k)
+	}
+	x.once.Do(x.build)
+	m, ok := x.names[k]
+	if !ok {
+		m = x.rest
+	}
+	return m.child, m.declared, m.free
+}
+
+func (x *expansion) build() {
+	x.names = map[string]member{}
+	for _, o := range x.objs {
+		var names []string
+		if o.props != nil {
+			for k := range o.props {
+				names = append(names, k)
+			}
+		} else if ps, ok := o.s.(map[string]any)["properties"].(map[string]any); ok {
+			for k := range ps {
+				names = append(names, k)
+			}
+		}
+		for _, k := range names {
+			if _, done := x.names[k]; !done {
+				c, d, f := members(x.objs, k)
+				x.names[k] = member{c, d, f}
+			}
+		}
+	}
+	// No "properties" declares this name, whatever it is.
+	c, d, f := members(x.objs, "\x00")
+	x.rest = member{c, d, f}
+}
+
+func expandCached(nodes []node, v any) *expansion {
 	if len(nodes) != 1 || nodes[0].props != nil || nodes[0].doc == nil {
 		objs, open, _ := expand(nodes, v)
-		return objs, open
+		return &expansion{objs: objs, open: open}
 	}
 	m, ok := nodes[0].s.(map[string]any)
 	if !ok {
 		objs, open, _ := expand(nodes, v)
-		return objs, open
+		return &expansion{objs: objs, open: open}
 	}
 	key := reflect.ValueOf(m).UnsafePointer()
 	// The cache key includes the kind of value: type filters differ for objects and arrays.
@@ -150,14 +197,14 @@ func expandCached(nodes []node, v any) ([]node, bool) {
 		cache = &nodes[0].doc.arrExp
 	}
 	if e, ok := cache.Load(key); ok {
-		x := e.(*expansion)
-		return x.objs, x.open
+		return e.(*expansion)
 	}
 	objs, open, dependent := expand(nodes, v)
+	x := &expansion{objs: objs, open: open, cached: !dependent}
 	if !dependent {
-		cache.Store(key, &expansion{objs, open})
+		cache.Store(key, x)
 	}
-	return objs, open
+	return x
 }
 
 // members collects what the object schemas say about member k: the schemas of its
