@@ -193,3 +193,22 @@ func TestFalsePositiveShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardScansHeader: the header is scanned too (a key passed on the wrapped
+// command line); its findings have no seq and name line 1.
+func TestGuardScansHeader(t *testing.T) {
+	key := "sk-proj-" + newGen(6).str(60, b64url)
+	file := `{"type":"header","format":1,"command":["codex","app-server","-c","api_key=` + key + `"]}` + "\n" +
+		`{"type":"trailer","ended":"client-eof","exitCode":0,"duration":0.1,"frames":{}}` + "\n"
+	z, _ := sanitize.New(sanitize.Options{})
+	leaks, err := z.Scan(strings.NewReader(file))
+	if err != nil || len(leaks) != 1 {
+		t.Fatalf("leaks %v, err %v", leaks, err)
+	}
+	if l := leaks[0]; l.Rule != "openai-key" || l.Seq != 0 || l.Line != 1 || l.Pointer != "/command/3" || !strings.HasPrefix(l.String(), "openai-key  line 1  /command/3  sk-p…(68 chars)") {
+		t.Errorf("leak %+v (%s)", l, l)
+	}
+	if got := z.Strings([]string{"-c", "api_key=" + key}); strings.Contains(got[1], key) {
+		t.Errorf("Strings kept the key: %v", got)
+	}
+}

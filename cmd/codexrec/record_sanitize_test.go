@@ -285,6 +285,34 @@ func TestSanitizeAndScanCommands(t *testing.T) {
 	}
 }
 
+// TestRecordRawAndStderrLines: lines that are not JSON (one not even UTF-8, recorded
+// as rawBase64) and stderr lines are text: the key in them is redacted by default and,
+// with sanitizing off, found by the guard (the rawBase64 payload decoded).
+func TestRecordRawAndStderrLines(t *testing.T) {
+	dir := t.TempDir()
+	in := "not json: " + openAIKey + "\n" + "\xff\xfe binary " + openAIKey + "\n"
+	// sh stands in for a server that prints what it reads to stdout and stderr.
+	server := []string{"sh", "-c", "tee /dev/stderr"}
+	out := filepath.Join(dir, "raw.jsonl")
+	r := runCodexrec(t, dir, strings.NewReader(in), append([]string{"record", "-o", out, "--"}, server...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	data, _ := os.ReadFile(out)
+	assertNoTrace(t, data, openAIKey)
+	if !strings.Contains(string(data), "rawBase64") || !strings.Contains(string(data), `"dir":"stderr"`) {
+		t.Errorf("the session did not produce raw and stderr frames:\n%s", data)
+	}
+	if r := runCodexrec(t, dir, nil, "scan", out); r.code != 0 {
+		t.Errorf("scan of the sanitized recording: %s%s", r.stdout, r.stderr)
+	}
+	out2 := filepath.Join(dir, "raw2.jsonl")
+	r = runCodexrec(t, dir, strings.NewReader(in), append([]string{"record", "--no-sanitize", "-o", out2, "--"}, server...)...)
+	if r.code != 3 || !strings.Contains(string(r.stderr), "/rawBase64") || !strings.Contains(string(r.stderr), "/raw ") {
+		t.Errorf("unsanitized raw lines: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
 func TestSanitizeUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
