@@ -12,6 +12,8 @@ type matcher struct {
 	next []uint32
 	out  map[uint32][]int // row offset -> pattern ids ending there (through suffix links too)
 	npat int
+	// maxLen is the longest pattern: lanes of a parallel scan overlap by maxLen-1.
+	maxLen int
 }
 
 func foldByte(c byte) byte {
@@ -45,6 +47,9 @@ func newMatcher(patterns []string) *matcher {
 		out   []int
 	}
 	nodes := []node{{child: map[uint8]int{}}}
+	for _, p := range patterns {
+		m.maxLen = max(m.maxLen, len(p))
+	}
 	for id, p := range patterns {
 		if p == "" {
 			continue
@@ -104,13 +109,65 @@ type hit struct{ end, id int }
 
 // scan marks in seen (len npat) every pattern that occurs in text and reports
 // whether any did. For the patterns marked in track, it also appends each
-// occurrence to hits.
+// occurrence to hits, in text order.
+//
+// Each step of the automaton waits for the previous one's table load, so a long
+// text is cut in four lanes walked in one loop: their loads overlap. A lane starts
+// maxLen-1 bytes before its quarter so it sees every pattern ending in it.
 func (m *matcher) scan(text []byte, seen, track []bool, hits []hit) (bool, []hit) {
-	var row uint32
+	q := len(text) / 4
+	ov := m.maxLen - 1
+	if q < 4*m.maxLen || q < 256 {
+		return m.scanFrom(text, 0, 0, len(text), seen, track, hits)
+	}
+	next, class := m.next, &m.class
+	var rows [4]uint32
+	var lanes [4][]hit
+	// Lanes 1 to 3 first read the overlap before their quarter, reporting nothing.
+	for k := 1; k < 4; k++ {
+		row := uint32(0)
+		for _, c := range text[k*q-ov : k*q] {
+			row = next[row+uint32(class[c])] &^ (1 << 31)
+		}
+		rows[k] = row
+	}
+	any := false
+	t0, t1, t2, t3 := text[:q], text[q:2*q], text[2*q:3*q], text[3*q:4*q]
+	r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
+	for j := 0; j < q; j++ {
+		e0 := next[r0+uint32(class[t0[j]])]
+		e1 := next[r1+uint32(class[t1[j]])]
+		e2 := next[r2+uint32(class[t2[j]])]
+		e3 := next[r3+uint32(class[t3[j]])]
+		r0, r1, r2, r3 = e0&^(1<<31), e1&^(1<<31), e2&^(1<<31), e3&^(1<<31)
+		if (e0|e1|e2|e3)>>31 != 0 {
+			for k, e := range [4]uint32{e0, e1, e2, e3} {
+				if e>>31 != 0 {
+					any = true
+					for _, id := range m.out[e&^(1<<31)] {
+						seen[id] = true
+						if track[id] {
+							lanes[k] = append(lanes[k], hit{k*q + j + 1, id})
+						}
+					}
+				}
+			}
+		}
+	}
+	for k := range lanes {
+		hits = append(hits, lanes[k]...)
+	}
+	// The last lane goes on over the bytes the quarters left.
+	a, h := m.scanFrom(text, r3, 4*q, len(text), seen, track, hits)
+	return any || a, h
+}
+
+// scanFrom scans text[from:to] from the state at row.
+func (m *matcher) scanFrom(text []byte, row uint32, from, to int, seen, track []bool, hits []hit) (bool, []hit) {
 	any := false
 	next, class := m.next, &m.class
-	for i, c := range text {
-		e := next[row+uint32(class[c])]
+	for i := from; i < to; i++ {
+		e := next[row+uint32(class[text[i]])]
 		row = e &^ (1 << 31)
 		if e>>31 != 0 {
 			for _, id := range m.out[row] {
