@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -77,4 +78,45 @@ func mustLoadDir(t *testing.T, dir string) *schema.Set {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestOnlyExperimentalAllows: a message the stable set rejects but the experimental set
+// accepts is an experimental finding, not invalid. No pinned version has such a
+// difference on the client side today, so the stable set is doctored here (a fake:
+// ThreadReadParams.includeTurns made a string in stable only).
+func TestOnlyExperimentalAllows(t *testing.T) {
+	emb, err := schema.Load("0.163.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeSet(t, emb.FS(false), filepath.Join(dir, "stable"))
+	writeSet(t, emb.FS(true), filepath.Join(dir, "experimental"))
+	p := filepath.Join(dir, "stable", "ClientRequest.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := doc["definitions"].(map[string]any)["ThreadReadParams"].(map[string]any)["properties"].(map[string]any)
+	props["includeTurns"] = map[string]any{"type": "string"}
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, b, 0o644)
+	set := mustLoadDir(t, dir)
+	msg := `c2s {"id":1,"method":"thread/read","params":{"threadId":"x","includeTurns":true}}`
+	for _, tc := range []struct {
+		init, want string
+	}{
+		{initPlain, "[2 c2s thread/read experimental /params/includeTurns: wrong type: got boolean, want string (allowed only with experimentalApi)]"},
+		{initExp, "[]"},
+	} {
+		if got := fmt.Sprint(checkAll(t, set, frames(tc.init, msg))); got != tc.want {
+			t.Errorf("got %s, want %s", got, tc.want)
+		}
+	}
 }
