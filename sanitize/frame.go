@@ -44,14 +44,18 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			repl = []byte(spans[0].repl)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
-			repl, reds64 = z.base64Field(raw)
+			repl, reds64 = z.base64Field(raw, string(w.memberKey()) == "deltaBase64")
 			spans = append(spans, reds64...)
 		case t.escaped && hiddenEscapes(raw):
 			// \uXXXX or \/ may spell a secret differently: search the decoded text
 			// and map the spans back to raw offsets.
 			text, _ := unescape(raw, nil)
 			f := z.filterFor(text, false).text()
-			if spans = z.find(text, &f, spans, false); len(spans) > 0 {
+			spans = z.find(text, &f, spans, false)
+			if !t.isKey && string(w.memberKey()) == "delta" {
+				spans = z.edgeSpans(text, spans)
+			}
+			if len(spans) > 0 {
 				if offs == nil {
 					offs = make([]int, 0, len(raw)+1)
 				}
@@ -62,7 +66,11 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			// Raw content is searched as is: the rules stop at escapes (\n, \"), and
 			// known secrets and paths are searched in their JSON-escaped forms too.
 			f := lineFilter.within(t.start, t.end)
-			if spans = z.find(raw, &f, spans, false); len(spans) > 0 {
+			spans = z.find(raw, &f, spans, false)
+			if !t.isKey && string(w.memberKey()) == "delta" {
+				spans = z.edgeSpans(raw, spans)
+			}
+			if len(spans) > 0 {
 				alignEscapes(raw, spans)
 				spans = resolve(spans, 0)
 				repl = rewrite(nil, raw, nil, spans)
@@ -175,7 +183,7 @@ func isBase64(raw []byte) bool {
 // base64Field decodes a field ending in "Base64" (fs/readFile dataBase64, command
 // deltaBase64), sanitizes the decoded bytes as text and re-encodes them when a span
 // was replaced. The returned spans carry the rules (positions are in decoded text).
-func (z *Sanitizer) base64Field(raw []byte) ([]byte, []span) {
+func (z *Sanitizer) base64Field(raw []byte, delta bool) ([]byte, []span) {
 	enc := base64.StdEncoding
 	if len(raw)%4 != 0 {
 		enc = base64.RawStdEncoding
@@ -186,8 +194,50 @@ func (z *Sanitizer) base64Field(raw []byte) ([]byte, []span) {
 	}
 	f := z.filterFor(dec, false).text()
 	spans := z.find(dec, &f, nil, false)
+	if delta {
+		spans = z.edgeSpans(dec, spans)
+	}
 	if len(spans) == 0 {
 		return nil, nil
 	}
 	return enc.AppendEncode(nil, rewrite(nil, dec, nil, spans)), spans
+}
+
+// minEdge is the shortest piece of a known secret recognized at a delta's edge.
+const minEdge = 6
+
+// edgeSpans adds the pieces of known secrets a streamed delta may hold at its edges:
+// output is chunked wherever the pipe was read, so a secret can end one delta and
+// begin the next, and neither holds it whole. A delta that ends with the first
+// minEdge or more bytes of a secret (in its plain, JSON-escaped or URL-encoded form),
+// or begins with its last ones, has that piece replaced.
+func (z *Sanitizer) edgeSpans(text []byte, spans []span) []span {
+	base := len(spans)
+	for i, forms := range z.edges {
+		var repl string
+		add := func(s, e int) {
+			if repl == "" {
+				repl = z.placeholder("known-secret", []byte(z.secrets[i].Value))
+			}
+			spans = append(spans, span{s, e, "known-secret", repl})
+		}
+		for _, form := range forms {
+			for k := min(len(form)-1, len(text)); k >= minEdge; k-- {
+				if bytes.HasSuffix(text, form[:k]) {
+					add(len(text)-k, len(text))
+					break
+				}
+			}
+			for k := min(len(form)-1, len(text)); k >= minEdge; k-- {
+				if bytes.HasPrefix(text, form[len(form)-k:]) {
+					add(0, k)
+					break
+				}
+			}
+		}
+	}
+	if len(spans) == base {
+		return spans
+	}
+	return resolve(spans, 0)
 }

@@ -124,6 +124,10 @@ func (z *Sanitizer) buildPrefilters() {
 		}
 		// Fields ending in "Base64" are decoded and searched: their raw text says nothing.
 		add(`Base64"`, patField, 0)
+		if !guard && len(z.secrets) > 0 {
+			// Streamed deltas may hold a piece of a known secret at an edge.
+			add(`"delta"`, patField, 0)
+		}
 		if !guard {
 			for i, m := range z.maps {
 				add(m.From, patMap, i)

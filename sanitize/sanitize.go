@@ -11,7 +11,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,8 +55,11 @@ type Sanitizer struct {
 	// needles[i] are the encodings of secrets[i] the sanitizer searches for; guards[i]
 	// add the forms only the guard looks for (hashes).
 	needles, guards [][][]byte
-	maps            []Map
-	allow           []*regexp.Regexp
+	// edges[i] are the forms of secrets[i] whose pieces are looked for at the edges
+	// of streamed deltas (see edgeSpans).
+	edges [][][]byte
+	maps  []Map
+	allow []*regexp.Regexp
 	// sanPre and guardPre are the prefilters of the sanitizer and of the guard.
 	sanPre, guardPre prefilter
 
@@ -97,6 +102,13 @@ func New(opts Options) (*Sanitizer, error) {
 		sort.Slice(plain, func(i, j int) bool { return len(plain[i]) > len(plain[j]) })
 		z.needles = append(z.needles, plain)
 		z.guards = append(z.guards, guard)
+		var edge [][]byte
+		for _, v := range []string{s.Value, string(appendEscaped(nil, []byte(s.Value))), url.QueryEscape(s.Value)} {
+			if !slices.ContainsFunc(edge, func(e []byte) bool { return string(e) == v }) {
+				edge = append(edge, []byte(v))
+			}
+		}
+		z.edges = append(z.edges, edge)
 	}
 	for _, m := range opts.Maps {
 		if err := checkMap(m); err != nil {

@@ -289,3 +289,40 @@ func TestKnownSecretEncodings(t *testing.T) {
 		t.Errorf("a too-short secret: err %v (must be an error that does not print the value)", err)
 	}
 }
+
+// TestKnownSecretSplitAcrossDeltas: output is streamed in chunks cut anywhere, so a
+// known secret may end one delta and begin the next. Every piece of 6 bytes or more
+// is replaced at the edges of a delta (shorter pieces may stay: they would match
+// ordinary text).
+func TestKnownSecretSplitAcrossDeltas(t *testing.T) {
+	secret := "tok_" + newGen(8).str(30, alnum)
+	z, _ := sanitize.New(sanitize.Options{Secrets: []sanitize.Secret{{Name: "ACCESS_TOKEN", Value: secret}}})
+	delta := func(s string) string {
+		return `{"method":"item/commandExecution/outputDelta","params":{"itemId":"call_1","delta":` + q(s) + `}}`
+	}
+	b64 := func(s string) string {
+		return `{"method":"command/exec/outputDelta","params":{"processId":"p","stream":"stdout","deltaBase64":"` + base64.StdEncoding.EncodeToString([]byte(s)) + `"}}`
+	}
+	for p := 1; p < len(secret); p++ {
+		head, tail := secret[:p], secret[p:]
+		for name, msg := range map[string]func(string) string{"delta": delta, "deltaBase64": b64} {
+			o1, _ := z.Frame([]byte(msg("$ echo $ACCESS_TOKEN\n" + head)))
+			o2, _ := z.Frame([]byte(msg(tail + "\ndone\n")))
+			for _, piece := range []struct {
+				s   string
+				out []byte
+			}{{head, o1}, {tail, o2}} {
+				if len(piece.s) >= 6 && leaked(piece.out, piece.s) {
+					t.Errorf("%s split at %d: %q survived in %s", name, p, piece.s, piece.out)
+				}
+			}
+		}
+	}
+	// A delta that merely ends with a few letters the secret also starts with is left
+	// alone, and so is a delta without any piece.
+	for _, s := range []string{"hello tok_", "no secret here"} {
+		if out, reds := z.Frame([]byte(delta(s))); len(reds) != 0 || string(out) != delta(s) {
+			t.Errorf("%q: %s %v", s, out, reds)
+		}
+	}
+}
