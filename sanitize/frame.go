@@ -15,6 +15,9 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 	if lineFilter.fields {
 		secretAnswers = z.secretAnswersFor(b)
 	}
+	// Field rules apply only where the prefilter saw one of their keys (or where an
+	// escape could spell one differently).
+	fields := lineFilter.fields || hiddenEscapes(b)
 	var (
 		out   []byte
 		last  int
@@ -28,7 +31,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 		var repl []byte // the new raw content of the string, when it changes
 		spans = spans[:0]
 		var rule string
-		if !t.isKey {
+		if !t.isKey && fields {
 			rule = z.fieldRuleOf(&w, secretAnswers)
 		}
 		switch {
