@@ -1,6 +1,9 @@
 package sanitize
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // filter says which searches can match a text at all, decided with one pass of the
 // prefilter automaton so that clean text never reaches a regular expression.
@@ -33,26 +36,20 @@ func (f filter) text() filter {
 	return f
 }
 
-// within is the filter for b[start:end] of the b it was made for.
+// within is the filter for b[start:end] of the raw JSON line b it was made for.
+// Positions are in scan order, so the ones inside are a sub-slice (no copy).
 func (f filter) within(start, end int) filter {
+	f.base = start
 	if !f.keyword && len(f.ruleHits) == 0 {
-		f.base = start
 		return f
 	}
-	var pos []int
-	for _, p := range f.kwPos {
-		if p > start && p <= end {
-			pos = append(pos, p)
-		}
-	}
-	var hits []hit
-	for _, h := range f.ruleHits {
-		if h.end > start && h.end <= end {
-			hits = append(hits, h)
-		}
-	}
-	f.kwPos, f.ruleHits, f.base = pos, hits, start
-	f.keyword = len(pos) > 0
+	lo := sort.SearchInts(f.kwPos, start+1)
+	hi := sort.SearchInts(f.kwPos, end+1)
+	f.kwPos = f.kwPos[lo:hi]
+	f.keyword = len(f.kwPos) > 0
+	lo = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > start })
+	hi = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > end })
+	f.ruleHits = f.ruleHits[lo:hi]
 	return f
 }
 
