@@ -16,11 +16,12 @@ import (
 
 func init() {
 	register(&command{
-		name:    "check",
-		args:    "[flags] FILE|DIR|-...",
-		summary: "run protocol-health rules over recordings (requests, turns, items, threads, noise, exits, schema): a CI gate",
-		flags:   checkFlags,
-		run:     runCheck,
+		name:         "check",
+		args:         "[flags] FILE|DIR|-...",
+		summary:      "run protocol-health rules over recordings (requests, turns, items, threads, noise, exits, schema): a CI gate",
+		flags:        checkFlags,
+		run:          runCheck,
+		interspersed: true,
 	})
 }
 

@@ -3,18 +3,18 @@ package main
 import (
 	"flag"
 	"os"
-	"strings"
 
 	"codexrec/diff"
 )
 
 func init() {
 	register(&command{
-		name:    "diff",
-		args:    "[--json] [--ignore POINTER]... [--ignore-moves] [--html -o FILE] OLD NEW",
-		summary: "compare two recordings after normalising run-varying values (exit 1 when they differ)",
-		flags:   diffFlags,
-		run:     runDiff,
+		name:         "diff",
+		args:         "[--json] [--ignore POINTER]... [--ignore-moves] [--html -o FILE] OLD NEW",
+		summary:      "compare two recordings after normalising run-varying values (exit 1 when they differ)",
+		flags:        diffFlags,
+		run:          runDiff,
+		interspersed: true,
 	})
 }
 
@@ -43,7 +43,6 @@ func diffFlags(fs *flag.FlagSet) any {
 
 func runDiff(cfg any, args []string, std stdio) error {
 	c := cfg.(*diffConfig)
-	args = interleavedFlags(args, c)
 	if len(args) != 2 {
 		return usagef("want two recordings, OLD and NEW")
 	}
@@ -74,43 +73,6 @@ func runDiff(cfg any, args []string, std stdio) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
-}
-
-// interleavedFlags lets --json and --ignore follow the positional arguments, as in
-// `codexrec diff a.jsonl b.jsonl --json` (the flag package stops at the first one).
-func interleavedFlags(args []string, c *diffConfig) []string {
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(pos, args[i+1:]...)
-		}
-		name := ""
-		if strings.HasPrefix(a, "-") {
-			name = strings.TrimPrefix(a[1:], "-")
-		}
-		switch {
-		case name == "json":
-			c.json = true
-		case name == "ignore-moves":
-			c.ignoreMoves = true
-		case name == "html":
-			c.html = true
-		case name == "force":
-			c.force = true
-		case name == "o" && i+1 < len(args):
-			c.out = args[i+1]
-			i++
-		case name == "ignore" && i+1 < len(args):
-			c.ignore = append(c.ignore, args[i+1])
-			i++
-		case strings.HasPrefix(name, "ignore="):
-			c.ignore = append(c.ignore, name[len("ignore="):])
-		default:
-			pos = append(pos, a)
-		}
-	}
-	return pos
 }
 
 // wantColour decides whether the text report is coloured.

@@ -32,6 +32,9 @@ type command struct {
 	// flags registers the subcommand's flags; run gets the arguments left after them.
 	flags func(fs *flag.FlagSet) any
 	run   func(cfg any, args []string, io stdio) error
+	// interspersed lets flags follow the positional arguments ("diff a b --json");
+	// "--" still ends them. record cannot have it: the child's argv has flags of its own.
+	interspersed bool
 }
 
 // stdio is where a command reads and writes, so tests can run main in-process.
@@ -106,19 +109,53 @@ func run(args []string, std stdio) int {
 		fmt.Fprintf(std.err, "codexrec: unknown command %q (see codexrec help)\n", name)
 		return exitUsage
 	}
+	return exitCode(runCommand(c, args[1:], std), name, std.err)
+}
+
+// runCommand parses c's flags from args and runs it.
+func runCommand(c *command, args []string, std stdio) error {
 	fs := newFlagSet(c, std.err)
 	var cfg any
 	if c.flags != nil {
 		cfg = c.flags(fs)
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	var err error
+	if c.interspersed {
+		args, err = parseInterspersed(fs, args)
+	} else if err = fs.Parse(args); err == nil {
+		args = fs.Args()
 	}
-	err := c.run(cfg, fs.Args(), std)
-	return exitCode(err, name, std.err)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return &exitError{code: exitUsage} // the flag package said why
+	}
+	return c.run(cfg, args, std)
+}
+
+// parseInterspersed parses flags wherever they stand among the positional arguments,
+// which the flag package alone leaves unparsed after the first one; "--" ends flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		switch a := args[0]; {
+		case a == "--":
+			return append(pos, args[1:]...), nil
+		case len(a) > 1 && a[0] == '-':
+			if err := fs.Parse(args); err != nil {
+				return nil, err
+			}
+			if rest := fs.Args(); len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+				return append(pos, rest...), nil
+			}
+			args = fs.Args()
+		default:
+			pos = append(pos, a)
+			args = args[1:]
+		}
+	}
+	return pos, nil
 }
 
 func exitCode(err error, name string, stderr io.Writer) int {

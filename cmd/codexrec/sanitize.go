@@ -13,11 +13,12 @@ import (
 
 func init() {
 	register(&command{
-		name:    "sanitize",
-		args:    "IN -o OUT [flags]",
-		summary: "write a sanitized copy of a recording, then run the leak guard on it",
-		flags:   sanitizeCmdFlags,
-		run:     runSanitize,
+		name:         "sanitize",
+		args:         "IN -o OUT [flags]",
+		summary:      "write a sanitized copy of a recording, then run the leak guard on it",
+		flags:        sanitizeCmdFlags,
+		run:          runSanitize,
+		interspersed: true,
 	})
 }
 
@@ -40,10 +41,6 @@ func sanitizeCmdFlags(fs *flag.FlagSet) any {
 
 func runSanitize(cfg any, args []string, std stdio) error {
 	c := cfg.(*sanitizeConfig)
-	args, err := parseInterspersed(c.fs, args)
-	if err != nil {
-		return usagef("%v", err)
-	}
 	if len(args) != 1 {
 		return usagef("want exactly one recording to sanitize")
 	}
@@ -52,6 +49,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	}
 	cwd := ""
 	if !c.noMaps {
+		var err error
 		if cwd, err = os.Getwd(); err != nil {
 			return err
 		}
@@ -145,25 +143,4 @@ func copySanitized(rd *recorder.Reader, w *recorder.Writer, ext *sanitizeExtensi
 			return fmt.Errorf("%s entry of seq %d: %w", e.Type, e.Seq, err)
 		}
 	}
-}
-
-// parseInterspersed parses flags that follow positional arguments ("IN -o OUT"), which
-// the flag package leaves in args, and returns the positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		if len(args[0]) > 1 && args[0][0] == '-' {
-			if err := fs.Parse(args); err != nil {
-				return nil, err
-			}
-			args = fs.Args()
-			continue
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-	return pos, nil
 }

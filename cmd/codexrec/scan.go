@@ -18,7 +18,8 @@ func init() {
 			c.flags.register(fs, false)
 			return c
 		},
-		run: runScan,
+		run:          runScan,
+		interspersed: true,
 	})
 }
 
@@ -29,10 +30,6 @@ type scanConfig struct {
 
 func runScan(cfg any, args []string, std stdio) error {
 	c := cfg.(*scanConfig)
-	args, err := parseInterspersed(c.fs, args)
-	if err != nil {
-		return usagef("%v", err)
-	}
 	if len(args) == 0 {
 		return usagef("no file to scan")
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -23,11 +22,12 @@ func init() {
 		run:     runSchema,
 	})
 	schemaCommands["diff"] = &command{
-		name:    "schema diff",
-		args:    "[--json] [--fail-on TIER] [--experimental] OLD NEW",
-		summary: "compare two protocol versions (embedded versions such as 0.163.0, or folders from `codex app-server generate-json-schema`), classifying each change as breaking, warning or info for a client",
-		flags:   schemaDiffFlags,
-		run:     runSchemaDiff,
+		name:         "schema diff",
+		args:         "[--json] [--fail-on TIER] [--experimental] OLD NEW",
+		summary:      "compare two protocol versions (embedded versions such as 0.163.0, or folders from `codex app-server generate-json-schema`), classifying each change as breaking, warning or info for a client",
+		flags:        schemaDiffFlags,
+		run:          runSchemaDiff,
+		interspersed: true,
 	}
 }
 
@@ -39,18 +39,7 @@ func runSchema(_ any, args []string, std stdio) error {
 	if !ok {
 		return usagef("unknown subcommand %q (want %s)", args[0], strings.Join(schemaCommandNames(), ", "))
 	}
-	fs := newFlagSet(c, std.err)
-	var cfg any
-	if c.flags != nil {
-		cfg = c.flags(fs)
-	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return &exitError{code: exitUsage}
-	}
-	return c.run(cfg, fs.Args(), std)
+	return runCommand(c, args[1:], std)
 }
 
 func schemaCommandNames() []string {
@@ -85,7 +74,6 @@ func runSchemaDiff(cfg any, args []string, std stdio) error {
 		}
 		return nil
 	}
-	args = schemaDiffInterleaved(args, c)
 	if len(args) != 2 {
 		return usagef("want two schema versions or folders, OLD and NEW")
 	}
@@ -140,33 +128,4 @@ func loadSchemaArg(arg string, experimental bool) (*diff.SchemaSet, error) {
 		return nil, err
 	}
 	return diff.LoadSchemaSet(set, experimental, arg)
-}
-
-// schemaDiffInterleaved accepts --json, --experimental and --fail-on after OLD NEW.
-func schemaDiffInterleaved(args []string, c *schemaDiffConfig) []string {
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(pos, args[i+1:]...)
-		}
-		name := ""
-		if strings.HasPrefix(a, "-") {
-			name = strings.TrimPrefix(a[1:], "-")
-		}
-		switch {
-		case name == "json":
-			c.json = true
-		case name == "experimental":
-			c.experimental = true
-		case name == "fail-on" && i+1 < len(args):
-			c.failOn = args[i+1]
-			i++
-		case strings.HasPrefix(name, "fail-on="):
-			c.failOn = name[len("fail-on="):]
-		default:
-			pos = append(pos, a)
-		}
-	}
-	return pos
 }

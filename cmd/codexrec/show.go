@@ -17,11 +17,12 @@ import (
 
 func init() {
 	register(&command{
-		name:    "show",
-		args:    "FILE [--method GLOB] [--thread ID] [--raw] [--deltas] [--follow]",
-		summary: "print a recording as a timeline, one line per frame, grouped by thread and turn",
-		flags:   showFlags,
-		run:     runShow,
+		name:         "show",
+		args:         "FILE [--method GLOB] [--thread ID] [--raw] [--deltas] [--follow]",
+		summary:      "print a recording as a timeline, one line per frame, grouped by thread and turn",
+		flags:        showFlags,
+		run:          runShow,
+		interspersed: true,
 	})
 }
 
@@ -48,10 +49,6 @@ func showFlags(fs *flag.FlagSet) any {
 
 func runShow(cfg any, args []string, std stdio) error {
 	c := cfg.(*showConfig)
-	args, err := parseInterleaved(c.fs, args)
-	if err != nil {
-		return err
-	}
 	if len(args) != 1 {
 		return usagef("want exactly one recording")
 	}
@@ -105,27 +102,6 @@ func showEntries(rd *recorder.Reader, name string, t *view.Text) error {
 		}
 	}
 	return t.Trailer(rd.Trailer())
-}
-
-// parseInterleaved parses flags that follow positional arguments ("show FILE --raw"),
-// which the flag package leaves unparsed; "--" ends flag parsing.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		switch a := args[0]; {
-		case a == "--":
-			return append(pos, args[1:]...), nil
-		case len(a) > 1 && a[0] == '-':
-			if err := fs.Parse(args); err != nil {
-				return nil, &exitError{code: exitUsage} // the flag package said why
-			}
-			args = fs.Args()
-		default:
-			pos = append(pos, a)
-			args = args[1:]
-		}
-	}
-	return pos, nil
 }
 
 // isTerminal reports whether w is a character device (a terminal), the only place

@@ -13,10 +13,11 @@ import (
 
 func init() {
 	register(&command{
-		name:    "summary",
-		args:    "FILE",
-		summary: "print a recording's header, frame counts, methods and the agent's replies",
-		run:     runSummary,
+		name:         "summary",
+		args:         "FILE",
+		summary:      "print a recording's header, frame counts, methods and the agent's replies",
+		run:          runSummary,
+		interspersed: true,
 	})
 }
 

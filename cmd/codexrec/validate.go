@@ -17,11 +17,12 @@ import (
 
 func init() {
 	register(&command{
-		name:    "validate",
-		args:    "[flags] FILE...",
-		summary: "check every message of recordings against the exact Codex version's protocol schema",
-		flags:   validateFlags,
-		run:     runValidate,
+		name:         "validate",
+		args:         "[flags] FILE...",
+		summary:      "check every message of recordings against the exact Codex version's protocol schema",
+		flags:        validateFlags,
+		run:          runValidate,
+		interspersed: true,
 	})
 }
 

@@ -12,11 +12,12 @@ import (
 
 func init() {
 	register(&command{
-		name:    "view",
-		args:    "FILE -o report.html",
-		summary: "write a recording as one self-contained HTML page (two-lane timeline, no network)",
-		flags:   viewFlags,
-		run:     runView,
+		name:         "view",
+		args:         "FILE -o report.html",
+		summary:      "write a recording as one self-contained HTML page (two-lane timeline, no network)",
+		flags:        viewFlags,
+		run:          runView,
+		interspersed: true,
 	})
 }
 
@@ -35,10 +36,6 @@ func viewFlags(fs *flag.FlagSet) any {
 
 func runView(cfg any, args []string, std stdio) error {
 	c := cfg.(*viewConfig)
-	args, err := parseInterleaved(c.fs, args)
-	if err != nil {
-		return err
-	}
 	if len(args) != 1 {
 		return usagef("want exactly one recording")
 	}
