@@ -17,7 +17,22 @@ type Step struct {
 // Align returns the alignment of old's and new's messages in direction d that Compare
 // reports on, step by step, for views that show the two sessions side by side.
 func Align(old, new *Session, d wire.Direction) []Step {
-	a, b := old.Messages(d), new.Messages(d)
+	var steps []Step
+	eachStep(old.Messages(d), new.Messages(d), func(s *Step) {
+		st := *s
+		if len(s.Changes) > 0 {
+			st.Changes = append([]Change(nil), s.Changes...)
+		}
+		steps = append(steps, st)
+	})
+	return steps
+}
+
+// eachStep aligns one direction's messages a (OLD) and b (NEW) and calls visit for
+// every step in order. Align and Compare both walk this one alignment, so the side by
+// side view and the report cannot disagree. The step and its Changes are scratch,
+// valid only during the call.
+func eachStep(a, b []Message, visit func(*Step)) {
 	keys := map[string]int32{}
 	intern := func(ms []Message) []int32 {
 		out := make([]int32, len(ms))
@@ -32,27 +47,31 @@ func Align(old, new *Session, d wire.Direction) []Step {
 		}
 		return out
 	}
-	var steps []Step
-	var fc []fieldChange
+	var (
+		s       Step
+		fc      []fieldChange
+		changes []Change
+		path    []byte
+	)
 	pairs := align(intern(a), intern(b))
 	moved := findMoves(pairs, a, b)
 	for _, p := range pairs {
+		s = Step{}
 		switch {
 		case p.old < 0:
-			s := Step{New: &b[p.new]}
+			s.New = &b[p.new]
 			if i, ok := moved.to[p.new]; ok {
 				s.Moved = &a[i]
 			}
-			steps = append(steps, s)
 		case p.new < 0:
-			s := Step{Old: &a[p.old]}
+			s.Old = &a[p.old]
 			if j, ok := moved.from[p.old]; ok {
 				s.Moved = &b[j]
 			}
-			steps = append(steps, s)
 		default:
-			s := Step{Old: &a[p.old], New: &b[p.new]}
-			fc = compareValues(fc[:0], "", s.Old.Value, s.New.Value)
+			s.Old, s.New = &a[p.old], &b[p.new]
+			fc = compareAt(fc[:0], &path, s.Old.Value, s.New.Value)
+			changes = changes[:0]
 			for _, c := range fc {
 				ch := Change{Change: c.kind, Pointer: c.pointer, Count: 1, OldSeq: s.Old.Seq, NewSeq: s.New.Seq}
 				if c.kind != Added {
@@ -61,10 +80,10 @@ func Align(old, new *Session, d wire.Direction) []Step {
 				if c.kind != Removed {
 					ch.New = render(c.new, valueMax)
 				}
-				s.Changes = append(s.Changes, ch)
+				changes = append(changes, ch)
 			}
-			steps = append(steps, s)
+			s.Changes = changes
 		}
+		visit(&s)
 	}
-	return steps
 }

@@ -98,62 +98,33 @@ func info(s *Session) SessionInfo {
 
 func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Message) {
 	dir := d.String()
-	keys := map[string]int32{}
-	intern := func(ms []Message) []int32 {
-		out := make([]int32, len(ms))
-		for i := range ms {
-			k := ms[i].key()
-			id, ok := keys[k]
-			if !ok {
-				id = int32(len(keys))
-				keys[k] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
 	sum := DirSummary{Dir: dir, Old: len(a), New: len(b)}
-	var changes []fieldChange
-	var path []byte
-	steps := align(intern(a), intern(b))
-	moved := findMoves(steps, a, b)
-	for _, p := range steps {
+	eachStep(a, b, func(s *Step) {
 		switch {
-		case p.old < 0:
-			if _, ok := moved.to[p.new]; ok {
-				continue
+		case s.Old == nil:
+			if s.Moved != nil {
+				return // counted, once, on the OLD side
 			}
 			sum.Added++
-			m := &b[p.new]
-			agg.add(dir, m, Change{Change: MessageAdded, New: render(m.Value, valueMax), NewSeq: m.Seq})
-		case p.new < 0:
-			m := &a[p.old]
-			if j, ok := moved.from[p.old]; ok {
+			agg.add(dir, s.New, Change{Change: MessageAdded, New: render(s.New.Value, valueMax), NewSeq: s.New.Seq})
+		case s.New == nil:
+			if s.Moved != nil {
 				sum.Moved++
-				agg.add(dir, m, Change{Change: MessageMoved, OldSeq: m.Seq, NewSeq: b[j].Seq})
-				continue
+				agg.add(dir, s.Old, Change{Change: MessageMoved, OldSeq: s.Old.Seq, NewSeq: s.Moved.Seq})
+				return
 			}
 			sum.Removed++
-			agg.add(dir, m, Change{Change: MessageRemoved, Old: render(m.Value, valueMax), OldSeq: m.Seq})
+			agg.add(dir, s.Old, Change{Change: MessageRemoved, Old: render(s.Old.Value, valueMax), OldSeq: s.Old.Seq})
 		default:
 			sum.Aligned++
-			mo, mn := &a[p.old], &b[p.new]
-			changes = compareAt(changes[:0], &path, mo.Value, mn.Value)
-			if len(changes) > 0 {
+			if len(s.Changes) > 0 {
 				sum.Changed++
 			}
-			for _, c := range changes {
-				ch := Change{Change: c.kind, Pointer: c.pointer, OldSeq: mo.Seq, NewSeq: mn.Seq}
-				if c.kind != Added {
-					ch.Old = render(c.old, valueMax)
-				}
-				if c.kind != Removed {
-					ch.New = render(c.new, valueMax)
-				}
-				agg.add(dir, mo, ch)
+			for _, c := range s.Changes {
+				agg.add(dir, s.Old, c)
 			}
 		}
-	}
+	})
 	r.Directions = append(r.Directions, sum)
 	methodsOnlyIn(&r.MethodsRemoved, dir, a, b)
 	methodsOnlyIn(&r.MethodsAdded, dir, b, a)
