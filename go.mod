@@ -3,10 +3,13 @@ module codexrec
 go 1.26
 
 require (
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	github.com/sourcegraph/jsonrpc2 v0.2.3 // indirect
-	github.com/tidwall/gjson v1.20.2 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/sourcegraph/jsonrpc2 v0.2.3
+	github.com/tidwall/gjson v1.20.2
+	golang.org/x/text v0.14.0
+)
+
+require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
 )
