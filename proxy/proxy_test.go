@@ -1,0 +1,146 @@
+package proxy_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"codexrec/internal/wire"
+	"codexrec/proxy"
+)
+
+// lines is n JSON-RPC requests, one per line.
+func lines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":%d,"method":"m","params":{"i":%d}}`+"\n", i, i)
+	}
+	return b.String()
+}
+
+// A tap slower than the traffic, behind a queue of one, must slow forwarding down
+// and still see every frame, in order, with the client getting every byte.
+func TestBackPressureLosesNothing(t *testing.T) {
+	in := lines(300)
+	var mu sync.Mutex
+	var seen []*wire.Frame
+	p := &proxy.Proxy{QueueSize: 1, Tap: func(f *wire.Frame) error {
+		time.Sleep(200 * time.Microsecond)
+		mu.Lock()
+		seen = append(seen, f)
+		mu.Unlock()
+		return nil
+	}}
+	var out bytes.Buffer
+	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != in {
+		t.Fatalf("client got %d bytes, want %d", out.Len(), len(in))
+	}
+	if !res.ClientEOF || res.ExitCode != 0 || res.TapErr != nil {
+		t.Errorf("result %+v", res)
+	}
+	var c2s, s2c bytes.Buffer
+	for i, f := range seen {
+		if f.Seq != int64(i+1) {
+			t.Fatalf("frame %d has seq %d", i, f.Seq)
+		}
+		switch f.Dir {
+		case wire.ClientToServer:
+			c2s.Write(f.Line)
+		case wire.ServerToClient:
+			s2c.Write(f.Line)
+			if f.Msg.Kind != wire.KindResponse && f.Msg.Kind != wire.KindRequest {
+				t.Fatalf("frame %d kind %v", f.Seq, f.Msg.Kind)
+			}
+		}
+	}
+	if c2s.String() != in || s2c.String() != in {
+		t.Fatalf("tap saw %d c2s and %d s2c bytes, want %d each", c2s.Len(), s2c.Len(), len(in))
+	}
+}
+
+// A failing tap stops being called, but forwarding goes on untouched.
+func TestTapErrorDoesNotTouchTheWire(t *testing.T) {
+	in := lines(50)
+	boom := errors.New("disk full")
+	calls := 0
+	p := &proxy.Proxy{Tap: func(*wire.Frame) error { calls++; return boom }}
+	var out bytes.Buffer
+	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != in {
+		t.Fatal("forwarding changed after a tap error")
+	}
+	if !errors.Is(res.TapErr, boom) || calls != 1 {
+		t.Errorf("TapErr %v after %d calls, want the first error after 1 call", res.TapErr, calls)
+	}
+}
+
+// Responses are paired with the request of the other direction, even when the
+// server's own request ids overlap the client's.
+func TestPairingAcrossDirections(t *testing.T) {
+	// sh prints a server request with id 0 and answers the client's id 0.
+	script := `read line; printf '%s\n' '{"id":0,"method":"item/tool/call"}' '{"id":0,"result":{}}'; read answer`
+	in := `{"id":0,"method":"initialize"}` + "\n" + `{"id":0,"result":{"ok":true}}` + "\n"
+	var frames []wire.Frame
+	p := &proxy.Proxy{Tap: func(f *wire.Frame) error { frames = append(frames, *f); return nil }}
+	pr, pw := io.Pipe()
+	go func() {
+		io.WriteString(pw, in[:strings.IndexByte(in, '\n')+1])
+		time.Sleep(100 * time.Millisecond) // let the server request go out first
+		io.WriteString(pw, in[strings.IndexByte(in, '\n')+1:])
+		pw.Close()
+	}()
+	if _, err := p.Run(exec.Command("sh", "-c", script), pr, io.Discard, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"c2s request initialize", "s2c request item/tool/call", "s2c response initialize", "c2s response item/tool/call"}
+	if len(frames) != len(want) {
+		t.Fatalf("got %d frames", len(frames))
+	}
+	for i, f := range frames {
+		if got := f.Dir.String() + " " + f.Msg.Kind.String() + " " + f.Msg.Method; got != want[i] || f.Msg.Unpaired {
+			t.Errorf("frame %d = %s (unpaired %v), want %s", i+1, got, f.Msg.Unpaired, want[i])
+		}
+	}
+}
+
+func TestStartFailure(t *testing.T) {
+	p := &proxy.Proxy{}
+	_, err := p.Run(exec.Command("/nonexistent/codex"), strings.NewReader(""), io.Discard, io.Discard)
+	if !errors.Is(err, proxy.ErrStart) || !strings.Contains(err.Error(), "/nonexistent/codex") {
+		t.Fatalf("err = %v, want ErrStart naming the program", err)
+	}
+}
+
+// Example runs a server under the proxy and counts what crossed in each direction.
+func Example() {
+	counts := map[wire.Direction]int{}
+	p := &proxy.Proxy{Tap: func(f *wire.Frame) error {
+		counts[f.Dir]++
+		return nil
+	}}
+	client := strings.NewReader(`{"id":1,"method":"initialize","params":{}}` + "\n")
+	res, err := p.Run(exec.Command("cat"), client, io.Discard, io.Discard)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("exit", res.ExitCode, "client EOF", res.ClientEOF)
+	fmt.Println("c2s", counts[wire.ClientToServer], "s2c", counts[wire.ServerToClient])
+	// Output:
+	// exit 0 client EOF true
+	// c2s 1 s2c 1
+}
