@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"codexrec/internal/jsonx"
 	"codexrec/internal/wire"
 )
 
@@ -106,7 +107,7 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 		b = append(b, '"')
 		if f.Msg.Method != "" {
 			b = append(b, `,"method":`...)
-			b = appendString(b, f.Msg.Method)
+			b = jsonx.EscapeDEL.AppendString(b, f.Msg.Method)
 		}
 		if f.Msg.ID != "" {
 			b = append(b, `,"id":`...)
@@ -117,7 +118,7 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 		}
 		if f.Msg.Reason != "" {
 			b = append(b, `,"reason":`...)
-			b = appendString(b, f.Msg.Reason)
+			b = jsonx.EscapeDEL.AppendString(b, f.Msg.Reason)
 		}
 	}
 	if !wire.HasNewline(f.Line) {
@@ -128,7 +129,7 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 		msg := trimSpace(content)
 		if len(msg) != len(content) {
 			b = append(b, `,"raw":`...)
-			b = appendString(b, string(content))
+			b = jsonx.EscapeDEL.AppendString(b, string(content))
 		}
 		b = append(b, `,"msg":`...)
 		// The message goes to the buffered writer as is: copying a 200 KB delta into
@@ -147,7 +148,7 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 		return nil
 	case utf8.Valid(content):
 		b = append(b, `,"raw":`...)
-		b = appendString(b, string(content))
+		b = jsonx.EscapeDEL.AppendString(b, string(content))
 	default:
 		b = append(b, `,"rawBase64":"`...)
 		b = base64.StdEncoding.AppendEncode(b, content)
@@ -304,33 +305,3 @@ func trimSpace(b []byte) []byte {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
-const hex = "0123456789abcdef"
-
-// appendString appends s as a JSON string. s must be valid UTF-8.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}

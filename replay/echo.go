@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
-	"unicode/utf8"
 
+	"codexrec/internal/jsonx"
 	"codexrec/internal/wire"
 )
 
@@ -73,7 +73,7 @@ func (s *session) walkEcho(w, g any) {
 }
 
 func (s *session) addEcho(recorded, live string) {
-	rec, lv := appendEscaped(nil, recorded), appendEscaped(nil, live)
+	rec, lv := jsonx.ShortBF.AppendContent(nil, recorded), jsonx.ShortBF.AppendContent(nil, live)
 	for i := range s.subst {
 		if bytes.Equal(s.subst[i].recorded, rec) {
 			s.subst[i].live = lv
@@ -114,44 +114,6 @@ func (s *session) substitute(b, part []byte) []byte {
 		}
 	}
 	return append(b, cur...)
-}
-
-// appendEscaped appends s as the content of a JSON string (without quotes), escaped
-// the way the app-server's serializer does: quote, backslash and control characters.
-func appendEscaped(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			if c < utf8.RuneSelf {
-				b = append(b, c)
-				i++
-				continue
-			}
-			_, n := utf8.DecodeRuneInString(s[i:])
-			b = append(b, s[i:i+n]...)
-			i += n
-			continue
-		}
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		i++
-	}
-	return b
 }
 
 // errorResponse builds a JSON-RPC error answer to the live request id, shaped like

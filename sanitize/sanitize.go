@@ -19,6 +19,8 @@ import (
 	"sync"
 
 	"github.com/tidwall/gjson"
+
+	"codexrec/internal/jsonx"
 )
 
 // Options configure a Sanitizer. The zero value applies the shape and protocol-field
@@ -103,7 +105,7 @@ func New(opts Options) (*Sanitizer, error) {
 		z.needles = append(z.needles, plain)
 		z.guards = append(z.guards, guard)
 		var edge [][]byte
-		for _, v := range []string{s.Value, string(appendEscaped(nil, []byte(s.Value))), url.QueryEscape(s.Value)} {
+		for _, v := range []string{s.Value, string(jsonx.AppendContent(nil, s.Value)), url.QueryEscape(s.Value)} {
 			if !slices.ContainsFunc(edge, func(e []byte) bool { return string(e) == v }) {
 				edge = append(edge, []byte(v))
 			}
@@ -116,7 +118,7 @@ func New(opts Options) (*Sanitizer, error) {
 		}
 		// Raw JSON strings are searched as they are: a path with characters JSON
 		// escapes is also searched for escaped.
-		for _, from := range []string{m.From, string(appendEscaped(nil, []byte(m.From)))} {
+		for _, from := range []string{m.From, string(jsonx.AppendContent(nil, m.From))} {
 			dup := false
 			for _, o := range z.maps {
 				dup = dup || o.From == from

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"net/url"
 	"strings"
+
+	"codexrec/internal/jsonx"
 )
 
 // MinSecretLen is the shortest known secret value searched for: shorter values would
@@ -32,9 +34,9 @@ type needle struct {
 // a longer encoded payload, and, for the guard only, its SHA-256 in hex.
 func encodings(v string, guard bool) map[string]string {
 	forms := map[string]string{"plain": v}
-	esc := string(appendEscaped(nil, []byte(v)))
+	esc := string(jsonx.AppendContent(nil, v))
 	forms["json"] = esc
-	forms["json2"] = string(appendEscaped(nil, []byte(esc)))
+	forms["json2"] = string(jsonx.AppendContent(nil, esc))
 	forms["url-query"] = url.QueryEscape(v)
 	forms["url-path"] = url.PathEscape(v)
 	for name, enc := range map[string]*base64.Encoding{"base64": base64.StdEncoding, "base64url": base64.URLEncoding} {

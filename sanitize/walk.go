@@ -248,26 +248,3 @@ func hex4(b []byte) int {
 	}
 	return v
 }
-
-// appendEscaped appends s as JSON string content (without quotes), escaping only what
-// JSON requires, the way the Rust and Go encoders do.
-func appendEscaped(b []byte, s []byte) []byte {
-	const hexd = "0123456789abcdef"
-	for _, c := range s {
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&0xf])
-		default:
-			b = append(b, c)
-		}
-	}
-	return b
-}

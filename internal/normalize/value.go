@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+
+	"codexrec/internal/jsonx"
 )
 
 // Object is a JSON object with its members sorted by key (duplicate keys keep the last).
@@ -122,18 +124,18 @@ func appendValue(b []byte, v any) []byte {
 	case json.Number:
 		return append(b, v...)
 	case string:
-		return appendString(b, v)
+		return jsonx.AppendString(b, v)
 	case Masked:
-		return appendString(b, v.String())
+		return jsonx.AppendString(b, v.String())
 	case JSONText:
-		return appendString(b, string(Marshal(v.Value)))
+		return jsonx.AppendString(b, string(Marshal(v.Value)))
 	case Object:
 		b = append(b, '{')
 		for i, m := range v {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, m.Key)
+			b = jsonx.AppendString(b, m.Key)
 			b = append(b, ':')
 			b = appendValue(b, m.Value)
 		}
@@ -149,28 +151,4 @@ func appendValue(b []byte, v any) []byte {
 		return append(b, ']')
 	}
 	return append(b, "null"...)
-}
-
-// appendString quotes s as JSON without escaping <, > and &, so masks stay readable.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }

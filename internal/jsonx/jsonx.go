@@ -1,0 +1,77 @@
+// Package jsonx writes Go strings as JSON string text, the one escaper the recorder,
+// sanitize, replay and normalize share so that what one writes the others can find.
+// It only appends; reading JSON is gjson's and internal/wire's job.
+package jsonx
+
+// Escaping chooses how a string's content is written. The zero value escapes only what
+// JSON requires: quote and backslash, \n, \r and \t in their short forms, the other
+// control characters as \u00XX; everything else, <, > and & included, stays as it is.
+type Escaping uint8
+
+const (
+	// ShortBF writes backspace and form feed as \b and \f, as serde_json (the
+	// app-server's encoder) does, so escaped text matches the server's bytes.
+	ShortBF Escaping = 1 << iota
+	// EscapeDEL also writes DEL (0x7f) as \u007f, so it shows in a text viewer.
+	EscapeDEL
+)
+
+const hex = "0123456789abcdef"
+
+// AppendString appends s as a quoted JSON string escaped the zero Escaping's way.
+func AppendString(b []byte, s string) []byte { return Escaping(0).AppendString(b, s) }
+
+// AppendContent appends s as JSON string content (without quotes) escaped the zero
+// Escaping's way.
+func AppendContent(b []byte, s string) []byte { return Escaping(0).AppendContent(b, s) }
+
+// AppendString appends s as a quoted JSON string. s should be valid UTF-8: bytes are
+// copied as they are, so invalid UTF-8 stays invalid.
+func (e Escaping) AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	b = e.AppendContent(b, s)
+	return append(b, '"')
+}
+
+// AppendContent appends s as JSON string content, without the quotes.
+func (e Escaping) AppendContent(b []byte, s string) []byte {
+	var del byte // a control character, so never reached below, unless DEL is escaped
+	if e&EscapeDEL != 0 {
+		del = 0x7f
+	}
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != del {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		start = i + 1
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+			continue
+		case '\n':
+			b = append(b, '\\', 'n')
+			continue
+		case '\r':
+			b = append(b, '\\', 'r')
+			continue
+		case '\t':
+			b = append(b, '\\', 't')
+			continue
+		}
+		if e&ShortBF != 0 {
+			switch c {
+			case '\b':
+				b = append(b, '\\', 'b')
+				continue
+			case '\f':
+				b = append(b, '\\', 'f')
+				continue
+			}
+		}
+		b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+	}
+	return append(b, s[start:]...)
+}
