@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"codexrec/internal/jsonx"
 	"codexrec/internal/wire"
 	"codexrec/recorder"
 	"codexrec/sanitize"
@@ -100,7 +101,7 @@ func (s *state) escapes(e *recorder.Entry, msg []byte) {
 		if !escaped(msg, i) || i+6 > len(msg) {
 			continue
 		}
-		r, ok := hex4(msg[i+2 : i+6])
+		r, ok := jsonx.Hex4(msg[i+2 : i+6])
 		if !ok {
 			continue
 		}
@@ -112,7 +113,7 @@ func (s *state) escapes(e *recorder.Entry, msg []byte) {
 				Message: fmt.Sprintf("%s message carries an ANSI escape (\\u001b) at byte %d", e.Msg.Method, i)})
 		case r >= 0xd800 && r <= 0xdbff:
 			if i+12 <= len(msg) && msg[i+6] == '\\' && msg[i+7] == 'u' {
-				if lo, ok := hex4(msg[i+8 : i+12]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+				if lo, ok := jsonx.Hex4(msg[i+8 : i+12]); ok && lo >= 0xdc00 && lo <= 0xdfff {
 					off = i + 12
 					continue
 				}
@@ -126,23 +127,6 @@ func (s *state) escapes(e *recorder.Entry, msg []byte) {
 			}
 		}
 	}
-}
-
-func hex4(b []byte) (rune, bool) {
-	var r rune
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // escaped reports whether the backslash at b[i] starts an escape, i.e. is not itself

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"codexrec/internal/jsonx"
 )
 
 // walker visits every string of a valid JSON text (keys and values) in one pass over
@@ -214,37 +216,17 @@ func unescape(raw []byte, offs []int) ([]byte, []int) {
 
 // decodeU decodes a \uXXXX escape (and a following low surrogate) at the start of b.
 func decodeU(b []byte) (rune, int) {
-	h := hex4(b[2:])
-	if h < 0 {
+	h, ok := jsonx.Hex4(b[2:])
+	if !ok {
 		return utf8.RuneError, min(len(b), 2)
 	}
 	if h >= 0xD800 && h < 0xDC00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
-		if l := hex4(b[8:]); l >= 0xDC00 && l < 0xE000 {
-			return rune((h-0xD800)<<10|(l-0xDC00)) + 0x10000, 12
+		if l, ok := jsonx.Hex4(b[8:]); ok && l >= 0xDC00 && l < 0xE000 {
+			return ((h-0xD800)<<10 | (l - 0xDC00)) + 0x10000, 12
 		}
 	}
 	if h >= 0xD800 && h < 0xE000 {
 		return utf8.RuneError, 6
 	}
-	return rune(h), 6
-}
-
-func hex4(b []byte) int {
-	if len(b) < 4 {
-		return -1
-	}
-	v := 0
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | int(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | int(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | int(c-'A'+10)
-		default:
-			return -1
-		}
-	}
-	return v
+	return h, 6
 }

@@ -1,6 +1,7 @@
-// Package jsonx writes Go strings as JSON string text, the one escaper the recorder,
-// sanitize, replay and normalize share so that what one writes the others can find.
-// It only appends; reading JSON is gjson's and internal/wire's job.
+// Package jsonx holds JSON string escapes: the one escaper the recorder, sanitize,
+// replay and normalize share, so that what one writes the others can find, and the
+// reading of a \u escape's digits (sanitize, check). It parses no JSON documents:
+// that is gjson's and internal/wire's job.
 package jsonx
 
 // Escaping chooses how a string's content is written. The zero value escapes only what
@@ -74,4 +75,25 @@ func (e Escaping) AppendContent(b []byte, s string) []byte {
 		b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 	}
 	return append(b, s[start:]...)
+}
+
+// Hex4 reads the four hex digits of a \u escape at the start of b (the UTF-16 code
+// unit, surrogates included); ok is false when b is shorter or a digit is not hex.
+func Hex4(b []byte) (r rune, ok bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }

@@ -42,6 +42,25 @@ func TestAppendContent(t *testing.T) {
 	}
 }
 
+func TestHex4(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want rune
+		ok   bool
+	}{
+		{"0041", 'A', true},
+		{"d83Dxyz", 0xd83d, true},
+		{"FFFF", 0xffff, true},
+		{"00g1", 0, false},
+		{"123", 0, false},
+		{"", 0, false},
+	} {
+		if r, ok := jsonx.Hex4([]byte(tc.in)); r != tc.want || ok != tc.ok {
+			t.Errorf("Hex4(%q) = %#x, %v; want %#x, %v", tc.in, r, ok, tc.want, tc.ok)
+		}
+	}
+}
+
 // FuzzAppendString checks that every escaping decodes back to the input.
 func FuzzAppendString(f *testing.F) {
 	for _, s := range []string{"", "plain", "\x00\b\f\n\r\t\x7f\"\\", "é€𝄞<>&"} {
