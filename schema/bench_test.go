@@ -100,6 +100,8 @@ func cpuTime() time.Duration {
 // session and on its small notifications alone; Classify and decode are baselines of
 // the per-frame work the proxy and a JSON decoder do anyway.
 func BenchmarkCheck(b *testing.B) {
+	schema.SetCrossCheck(false)
+	defer schema.SetCrossCheck(true)
 	frames := benchSession(b)
 	deltas := only(frames, "item/agentMessage/delta")
 	if len(deltas) == 0 {
@@ -141,6 +143,8 @@ func BenchmarkCheck(b *testing.B) {
 // method table (Load), and Load plus checking a whole first session, which compiles
 // every route that session needs (cold).
 func BenchmarkLoad(b *testing.B) {
+	schema.SetCrossCheck(false)
+	defer schema.SetCrossCheck(true)
 	b.Run("load", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			if _, err := schema.Load(codexbin.Newest); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -100,14 +101,25 @@ func (s *Set) compilerLocked() *compiler {
 // routeFor returns (compiling on first use) the route of a request or notification
 // (m set), a response (result set) or an error response (both empty).
 func (s *Set) routeFor(mode int, kind wire.Kind, m *Method) *route {
-	key := routeName(mode, kind, m)
+	var slot *atomic.Pointer[route]
+	switch {
+	case m == nil:
+		slot = &s.errRoutes[mode]
+	case kind == wire.KindResponse:
+		slot = &s.routes[m.idx][mode][1]
+	default:
+		slot = &s.routes[m.idx][mode][0]
+	}
+	if r := slot.Load(); r != nil {
+		return r
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r, ok := s.cache[key]; ok {
+	if r := slot.Load(); r != nil {
 		return r
 	}
 	r := s.buildRoute(mode, kind, m)
-	s.cache[key] = r
+	slot.Store(r)
 	return r
 }
 

@@ -29,6 +29,7 @@ type Method struct {
 
 	union  string // the union file, e.g. "ClientRequest.json"
 	branch [2]int // index in the union's oneOf per set (stable, experimental); -1 when absent
+	idx    int    // index into Set.routes
 }
 
 type routeKey struct {
@@ -50,7 +51,7 @@ var unions = []struct {
 
 func newSet(version string, stable, exp fs.FS) (*Set, error) {
 	s := &Set{version: version, fsys: [2]fs.FS{stable, exp}, methods: map[routeKey]*Method{},
-		docs: map[string]any{}, cache: map[string]*route{}}
+		docs: map[string]any{}}
 	for mode := range 2 {
 		idx, err := indexTypes(s.fsys[mode])
 		if err != nil {
@@ -75,7 +76,7 @@ func newSet(version string, stable, exp fs.FS) (*Set, error) {
 				k := routeKey{u.from, u.kind, name}
 				m := s.methods[k]
 				if m == nil {
-					m = &Method{Name: name, Kind: u.kind, From: u.from, union: u.file, branch: [2]int{-1, -1}}
+					m = &Method{Name: name, Kind: u.kind, From: u.from, union: u.file, branch: [2]int{-1, -1}, idx: len(s.methods)}
 					m.Params = paramsType(br.Get("properties.params"))
 					if u.kind == wire.KindRequest && strings.HasSuffix(m.Params, "Params") {
 						r := strings.TrimSuffix(m.Params, "Params") + "Response"
@@ -89,6 +90,7 @@ func newSet(version string, stable, exp fs.FS) (*Set, error) {
 			}
 		}
 	}
+	s.routes = make([]routeSlots, len(s.methods))
 	for _, m := range s.methods {
 		m.Experimental = m.branch[0] < 0
 		s.list = append(s.list, *m)

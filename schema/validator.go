@@ -145,7 +145,13 @@ func (c *check) validate(kind wire.Kind, m *Method) {
 		c.add(RuleInvalid, "", "cannot check: "+oneLine(r.err.Error()))
 		return
 	}
-	if err := r.schema.Validate(c.inst); err != nil {
+	fast := fastValidate(r.schema, c.inst)
+	if fastHook != nil {
+		fastHook(r.schema, c.inst, fast)
+	}
+	if fast == valid {
+		// Certainly valid: nothing for jsonschema to report (fast.go).
+	} else if err := r.schema.Validate(c.inst); err != nil {
 		ptr, reason := flatten(err)
 		rule := RuleInvalid
 		if mode == 0 {

@@ -1,0 +1,454 @@
+package schema
+
+import (
+	"encoding/json"
+	"math/big"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The fast check answers one question for the compiled schema jsonschema built: is
+// this value certainly valid? Almost every message on the wire is, and for those the
+// library's validator (which allocates a frame per schema node and error trees for
+// every failed alternative) is the dominant cost. It follows the library's own rules
+// (draft-07, as validator.go in jsonschema/v6 implements them) for the keywords the
+// generated Codex schemas use, and answers "unknown" for anything else. Only a
+// "valid" answer is acted on; on "invalid" or "unknown" the message goes through
+// jsonschema as before, so every finding still comes from the library, unchanged.
+
+// fastHook, when set (by tests), sees every fast verdict with its schema and value.
+var fastHook func(s *jsonschema.Schema, v any, fast verdict)
+
+type verdict uint8
+
+const (
+	valid verdict = iota
+	invalid
+	unknown
+)
+
+// maxHops bounds schema steps taken without descending into the value ($ref, allOf,
+// ... chains), so a reference cycle answers unknown instead of recursing forever.
+const maxHops = 64
+
+func fastValidate(s *jsonschema.Schema, v any) verdict { return fastSchema(s, v, 0) }
+
+func fastSchema(s *jsonschema.Schema, v any, hops int) verdict {
+	if hops > maxHops || !fastSupported(s) {
+		return unknown
+	}
+	if s.Bool != nil {
+		if *s.Bool {
+			return valid
+		}
+		return invalid
+	}
+	if s.Types != nil && !s.Types.IsEmpty() {
+		if r := fastType(*s.Types, v); r != valid {
+			return r
+		}
+	}
+	if s.Const != nil {
+		if r := fastEquals(v, *s.Const); r != valid {
+			return r
+		}
+	}
+	if s.Enum != nil {
+		r := invalid
+		for _, e := range s.Enum.Values {
+			switch fastEquals(v, e) {
+			case valid:
+				r = valid
+			case unknown:
+				return unknown
+			}
+			if r == valid {
+				break
+			}
+		}
+		if r != valid {
+			return r
+		}
+	}
+	if s.Format != nil {
+		if s.Format.Name == "regex" || s.Format.Validate == nil {
+			return unknown
+		}
+		if s.Format.Validate(v) != nil {
+			return invalid
+		}
+	}
+	if s.Ref != nil {
+		// Before 2019-09, $ref replaces every keyword but the ones checked above
+		// (jsonschema/v6 checks type, const, enum and format first).
+		return fastSchema(s.Ref, v, hops+1)
+	}
+	r := valid
+	switch val := v.(type) {
+	case map[string]any:
+		r = fastObject(s, val)
+	case []any:
+		r = fastArray(s, val)
+	case string:
+		if s.MinLength != nil || s.MaxLength != nil {
+			n := utf8.RuneCountInString(val)
+			if s.MinLength != nil && n < *s.MinLength || s.MaxLength != nil && n > *s.MaxLength {
+				return invalid
+			}
+		}
+	case json.Number:
+		r = fastNumber(s, val)
+	}
+	if r != valid {
+		return r
+	}
+	return fastCond(s, v, hops)
+}
+
+// fastSupported reports whether every keyword s uses is one the fast check knows.
+func fastSupported(s *jsonschema.Schema) bool {
+	return s.DraftVersion < 2019 && s.RecursiveRef == nil && s.DynamicRef == nil &&
+		s.MaxProperties == nil && s.MinProperties == nil && s.PropertyNames == nil &&
+		len(s.PatternProperties) == 0 && len(s.Dependencies) == 0 &&
+		len(s.DependentRequired) == 0 && len(s.DependentSchemas) == 0 &&
+		s.UnevaluatedProperties == nil && s.MinItems == nil && s.MaxItems == nil &&
+		!s.UniqueItems && s.Contains == nil && len(s.PrefixItems) == 0 &&
+		s.Items2020 == nil && s.UnevaluatedItems == nil && s.Pattern == nil &&
+		s.ContentEncoding == nil && s.ContentMediaType == nil && s.ContentSchema == nil &&
+		s.ExclusiveMaximum == nil && s.ExclusiveMinimum == nil && s.MultipleOf == nil &&
+		len(s.Extensions) == 0
+}
+
+// typeBit is the bit a jsonschema.Types value holds for each type name.
+var typeBit = func() map[string]jsonschema.Types {
+	m := map[string]jsonschema.Types{}
+	for _, n := range [...]string{"null", "boolean", "number", "integer", "string", "array", "object"} {
+		var t jsonschema.Types
+		t.Add(n)
+		m[n] = t
+	}
+	return m
+}()
+
+var (
+	nullBit, boolBit, numBit, intBit = typeBit["null"], typeBit["boolean"], typeBit["number"], typeBit["integer"]
+	strBit, arrBit, objBit           = typeBit["string"], typeBit["array"], typeBit["object"]
+)
+
+func fastType(t jsonschema.Types, v any) verdict {
+	var want jsonschema.Types
+	switch v.(type) {
+	case nil:
+		want = nullBit
+	case bool:
+		want = boolBit
+	case string:
+		want = strBit
+	case []any:
+		want = arrBit
+	case map[string]any:
+		want = objBit
+	case json.Number:
+		want = numBit
+	default:
+		return unknown
+	}
+	if t&want != 0 {
+		return valid
+	}
+	if want == numBit && t&intBit != 0 && isIntegerNumber(v.(json.Number)) {
+		return valid
+	}
+	return invalid
+}
+
+// isIntegerNumber is jsonschema's isInteger (a big.Rat that is an integer), without
+// the big.Rat for the usual case of plain digits.
+func isIntegerNumber(n json.Number) bool {
+	if plainInteger(string(n)) {
+		return true
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	return ok && r.IsInt()
+}
+
+// plainInteger reports "-?[0-9]+".
+func plainInteger(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func fastNumber(s *jsonschema.Schema, n json.Number) verdict {
+	if s.Minimum == nil && s.Maximum == nil {
+		return valid
+	}
+	// A non-negative integer meets every minimum that is not positive.
+	simple := plainInteger(string(n)) && n[0] != '-'
+	if s.Minimum != nil && !(simple && s.Minimum.Sign() <= 0) {
+		r, ok := new(big.Rat).SetString(string(n))
+		if !ok {
+			return unknown
+		}
+		if r.Cmp(s.Minimum) < 0 {
+			return invalid
+		}
+	}
+	if s.Maximum != nil {
+		r, ok := new(big.Rat).SetString(string(n))
+		if !ok {
+			return unknown
+		}
+		if r.Cmp(s.Maximum) > 0 {
+			return invalid
+		}
+	}
+	return valid
+}
+
+func fastObject(s *jsonschema.Schema, obj map[string]any) verdict {
+	for _, name := range s.Required {
+		if _, ok := obj[name]; !ok {
+			return invalid
+		}
+	}
+	if len(s.Properties) == 0 && s.AdditionalProperties == nil {
+		return valid
+	}
+	r := valid
+	for name, val := range obj {
+		var x verdict
+		if p, ok := s.Properties[name]; ok {
+			x = fastSchema(p, val, 0)
+		} else {
+			switch add := s.AdditionalProperties.(type) {
+			case nil:
+				continue
+			case bool:
+				if add {
+					continue
+				}
+				x = invalid
+			case *jsonschema.Schema:
+				x = fastSchema(add, val, 0)
+			default:
+				x = unknown
+			}
+		}
+		switch x {
+		case invalid:
+			return invalid
+		case unknown:
+			r = unknown
+		}
+	}
+	return r
+}
+
+func fastArray(s *jsonschema.Schema, arr []any) verdict {
+	r := valid
+	merge := func(x verdict) bool {
+		if x == invalid {
+			r = invalid
+			return false
+		}
+		if x == unknown {
+			r = unknown
+		}
+		return true
+	}
+	evaluated := 0
+	switch items := s.Items.(type) {
+	case nil:
+	case *jsonschema.Schema:
+		for _, e := range arr {
+			if !merge(fastSchema(items, e, 0)) {
+				return r
+			}
+		}
+		evaluated = len(arr)
+	case []*jsonschema.Schema:
+		evaluated = min(len(arr), len(items))
+		for i, e := range arr[:evaluated] {
+			if !merge(fastSchema(items[i], e, 0)) {
+				return r
+			}
+		}
+	default:
+		return unknown
+	}
+	switch add := s.AdditionalItems.(type) {
+	case nil:
+	case bool:
+		if !add && evaluated != len(arr) {
+			return invalid
+		}
+	case *jsonschema.Schema:
+		for _, e := range arr[evaluated:] {
+			if !merge(fastSchema(add, e, 0)) {
+				return r
+			}
+		}
+	default:
+		return unknown
+	}
+	return r
+}
+
+// fastCond is not, allOf, anyOf, oneOf and if/then/else, in three-valued logic.
+func fastCond(s *jsonschema.Schema, v any, hops int) verdict {
+	r := valid
+	if s.Not != nil {
+		switch fastSchema(s.Not, v, hops+1) {
+		case valid:
+			return invalid
+		case unknown:
+			r = unknown
+		}
+	}
+	for _, a := range s.AllOf {
+		switch fastSchema(a, v, hops+1) {
+		case invalid:
+			return invalid
+		case unknown:
+			r = unknown
+		}
+	}
+	if len(s.AnyOf) > 0 {
+		any := invalid
+		for _, a := range s.AnyOf {
+			x := fastSchema(a, v, hops+1)
+			if x == valid {
+				any = valid
+				break
+			}
+			if x == unknown {
+				any = unknown
+			}
+		}
+		if any == invalid {
+			return invalid
+		}
+		if any == unknown {
+			r = unknown
+		}
+	}
+	if len(s.OneOf) > 0 {
+		matched, unsure := 0, false
+		for _, a := range s.OneOf {
+			switch fastSchema(a, v, hops+1) {
+			case valid:
+				matched++
+			case unknown:
+				unsure = true
+			}
+			if matched > 1 {
+				return invalid
+			}
+		}
+		switch {
+		case unsure:
+			r = unknown
+		case matched == 0:
+			return invalid
+		}
+	}
+	if s.If != nil {
+		var x verdict
+		switch fastSchema(s.If, v, hops+1) {
+		case valid:
+			if s.Then != nil {
+				x = fastSchema(s.Then, v, hops+1)
+			}
+		case invalid:
+			if s.Else != nil {
+				x = fastSchema(s.Else, v, hops+1)
+			}
+		default:
+			x = unknown
+		}
+		switch x {
+		case invalid:
+			return invalid
+		case unknown:
+			r = unknown
+		}
+	}
+	return r
+}
+
+// fastEquals is jsonschema's equals: structural, numbers by value.
+func fastEquals(a, b any) verdict {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		return verdictOf(ok && x == y)
+	case nil:
+		return verdictOf(b == nil)
+	case bool:
+		y, ok := b.(bool)
+		return verdictOf(ok && x == y)
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			switch b.(type) {
+			case string, nil, bool, map[string]any, []any:
+				return invalid
+			}
+			return unknown
+		}
+		if x == y {
+			return valid
+		}
+		rx, ok1 := new(big.Rat).SetString(string(x))
+		ry, ok2 := new(big.Rat).SetString(string(y))
+		if !ok1 || !ok2 {
+			return unknown
+		}
+		return verdictOf(rx.Cmp(ry) == 0)
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return invalid
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok {
+				return invalid
+			}
+			if r := fastEquals(xv, yv); r != valid {
+				return r
+			}
+		}
+		return valid
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return invalid
+		}
+		for i := range x {
+			if r := fastEquals(x[i], y[i]); r != valid {
+				return r
+			}
+		}
+		return valid
+	}
+	return unknown
+}
+
+func verdictOf(ok bool) verdict {
+	if ok {
+		return valid
+	}
+	return invalid
+}
