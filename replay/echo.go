@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"codexrec/internal/jsonx"
+	"codexrec/internal/normalize"
 	"codexrec/internal/wire"
 )
 
@@ -63,7 +64,7 @@ func (s *session) walkEcho(w, g any) {
 		}
 		// A placeholder the live client filled in stands for that text wherever the
 		// server quoted it ("<cwd>" inside a path, a command's output).
-		for p, v := range placeholderValues(w, g) {
+		for p, v := range normalize.PlaceholderValues(w, g) {
 			if p != v && p != w {
 				s.addEcho(p, v)
 			}

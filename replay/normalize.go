@@ -6,7 +6,7 @@ import "codexrec/internal/normalize"
 // side gets a fresh normalizer, so ids become symbols by order of appearance within
 // the body: two messages about different threads look alike here, which is why
 // candidates that match exactly are preferred before this comparison is tried.
-// Sanitizer placeholders in the recorded body stand for any text (placeholderEqual).
+// Sanitizer placeholders in the recorded body stand for any text (normalize.EqualFilled).
 func normalizedEqual(a, b []byte) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
@@ -19,5 +19,5 @@ func normalizedEqual(a, b []byte) bool {
 	if err != nil {
 		return false
 	}
-	return placeholderEqual(na, nb)
+	return normalize.EqualFilled(na, nb)
 }

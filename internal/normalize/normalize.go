@@ -2,7 +2,8 @@
 // that varies from run to run is made comparable: generated ids become symbols by order
 // of first appearance (thread#1, turn#2), and timestamps, durations, request ids, host
 // names, versions and paths are masked. It is shared by diff and by replay matching;
-// it does not compare messages itself beyond Equal, and it never sees raw frames.
+// it does not compare messages itself beyond Equal (and EqualFilled, where sanitizer
+// placeholders stand for any text), and it never sees raw frames.
 //
 // # Values
 //

@@ -65,7 +65,11 @@ func TypeOf(v any) string {
 }
 
 // Equal reports whether two normalised values are the same.
-func Equal(a, b any) bool {
+func Equal(a, b any) bool { return equal(a, b, false) }
+
+// equal is Equal, and with filled EqualFilled: a string of a holding placeholders
+// also matches a string of b that fills them in.
+func equal(a, b any, filled bool) bool {
 	switch a := a.(type) {
 	case nil:
 		return b == nil
@@ -77,20 +81,31 @@ func Equal(a, b any) bool {
 		return ok && a == bb
 	case string:
 		bb, ok := b.(string)
-		return ok && a == bb
+		if !ok {
+			return false
+		}
+		if a == bb {
+			return true
+		}
+		if filled {
+			if re := placeholderPattern(a); re != nil {
+				return re.MatchString(bb)
+			}
+		}
+		return false
 	case Masked:
 		bb, ok := b.(Masked)
 		return ok && a == bb
 	case JSONText:
 		bb, ok := b.(JSONText)
-		return ok && Equal(a.Value, bb.Value)
+		return ok && equal(a.Value, bb.Value, filled)
 	case Object:
 		bb, ok := b.(Object)
 		if !ok || len(a) != len(bb) {
 			return false
 		}
 		for i := range a {
-			if a[i].Key != bb[i].Key || !Equal(a[i].Value, bb[i].Value) {
+			if a[i].Key != bb[i].Key || !equal(a[i].Value, bb[i].Value, filled) {
 				return false
 			}
 		}
@@ -101,7 +116,7 @@ func Equal(a, b any) bool {
 			return false
 		}
 		for i := range a {
-			if !Equal(a[i], bb[i]) {
+			if !equal(a[i], bb[i], filled) {
 				return false
 			}
 		}
