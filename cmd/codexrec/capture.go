@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -162,16 +161,8 @@ func runCapture(cfg any, args []string, std stdio) error {
 		}
 	}
 	h := recorder.Header{Codexrec: Version, Command: sess.PortableCommand(), Scenario: sc.Name, Notes: sc.Notes}
-	for _, e := range c.exts {
-		if err := e.Setup(&h); err != nil {
-			return &exitError{exitUsage, err}
-		}
-	}
-	if w, err = recorder.Create(c.out, h, recorder.Options{Force: c.force}); err != nil {
-		return &exitError{exitUsage, err}
-	}
-	for _, e := range c.exts {
-		e.Attach(w)
+	if w, err = createRecording(c.out, c.force, h, c.exts); err != nil {
+		return err
 	}
 	tap = &recordTap{w: w, exts: c.exts}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -193,22 +184,13 @@ func runCapture(cfg any, args []string, std stdio) error {
 			t.Error = cmdSanitizer.Text(t.Error)
 		}
 	}
-	var extErr error
-	for _, e := range c.exts {
-		if err := e.Finish(w, std.err); err != nil && extErr == nil {
-			extErr = err
-		}
-	}
+	extErr := finishExtensions(c.exts, w, std.err)
 	if runErr != nil && !c.keepFailed {
 		w.Abort()
 		return &exitError{exitUsage, fmt.Errorf("%w\n(no recording written; --keep-failed publishes it anyway)", runErr)}
 	}
-	if err := w.Close(t); err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return ee
-		}
-		return &exitError{exitUsage, err}
+	if err := closeRecording(w, t); err != nil {
+		return err
 	}
 	if runErr != nil {
 		return &exitError{exitUsage, fmt.Errorf("%w\n(recording %s kept: --keep-failed)", runErr, c.out)}

@@ -92,20 +92,10 @@ func runRecord(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
 	}
-	h := recorder.Header{Codexrec: Version, Command: args}
 	exts := c.exts
-	// Setup runs before the file exists, so a bad flag value never leaves a file behind.
-	for _, e := range exts {
-		if err := e.Setup(&h); err != nil {
-			return &exitError{exitUsage, err}
-		}
-	}
-	w, err := recorder.Create(c.out, h, recorder.Options{Force: c.force})
+	w, err := createRecording(c.out, c.force, recorder.Header{Codexrec: Version, Command: args}, exts)
 	if err != nil {
-		return &exitError{exitUsage, err}
-	}
-	for _, e := range exts {
-		e.Attach(w)
+		return err
 	}
 
 	sigs := make(chan os.Signal, 4)
@@ -141,18 +131,9 @@ func runRecord(cfg any, args []string, std stdio) error {
 		w.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: w.Since(), Segment: 1,
 			ExitCode: res.ExitCode, Signal: res.KilledBy})
 	}
-	var extErr error
-	for _, e := range exts {
-		if err := e.Finish(w, std.err); err != nil && extErr == nil {
-			extErr = err
-		}
-	}
-	if err := w.Close(t); err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return ee
-		}
-		return &exitError{exitUsage, err}
+	extErr := finishExtensions(exts, w, std.err)
+	if err := closeRecording(w, t); err != nil {
+		return err
 	}
 	if runErr != nil {
 		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", runErr, c.out)}
@@ -167,6 +148,52 @@ func runRecord(cfg any, args []string, std stdio) error {
 		return extErr
 	}
 	return nil
+}
+
+// createRecording runs the extensions' Setup on h, creates the recording at path and
+// attaches them to it: record and capture open a recording the same way. Setup runs
+// before the file exists, so a bad flag value never leaves a file behind.
+func createRecording(path string, force bool, h recorder.Header, exts []recordExtension) (*recorder.Writer, error) {
+	for _, e := range exts {
+		if err := e.Setup(&h); err != nil {
+			return nil, &exitError{exitUsage, err}
+		}
+	}
+	w, err := recorder.Create(path, h, recorder.Options{Force: force})
+	if err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	for _, e := range exts {
+		e.Attach(w)
+	}
+	return w, nil
+}
+
+// finishExtensions lets every extension finish once the session has ended, before
+// the trailer, and returns the first error (the exit status when nothing worse
+// happened).
+func finishExtensions(exts []recordExtension, w *recorder.Writer, stderr io.Writer) error {
+	var first error
+	for _, e := range exts {
+		if err := e.Finish(w, stderr); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// closeRecording closes w with trailer t. A hook that refused to publish (the leak
+// guard) decides the exit code with its exitError; any other failure is exitUsage.
+func closeRecording(w *recorder.Writer, t recorder.Trailer) error {
+	err := w.Close(t)
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	return &exitError{exitUsage, err}
 }
 
 // recordTap is the proxy's tap in record: extensions, then the writer.
