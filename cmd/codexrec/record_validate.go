@@ -91,15 +91,15 @@ func (e *validateExtension) Finish(w *recorder.Writer, stderr io.Writer) error {
 		}
 	}
 	for _, n := range e.sv.notes {
-		fmt.Fprintf(stderr, "codexrec record: %s\n", n)
+		fmt.Fprintf(stderr, "codexrec record: %s\n", maskWire(n))
 	}
 	if len(e.findings) == 0 {
 		if e.sv.set != nil {
-			fmt.Fprintf(stderr, "codexrec record: schema %s: no findings\n", e.sv.schemaVersion)
+			fmt.Fprintf(stderr, "codexrec record: schema %s: no findings\n", maskWire(e.sv.schemaVersion))
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "codexrec record: schema %s: %s\n", e.sv.schemaVersion, countFindings(e.findings))
+	fmt.Fprintf(stderr, "codexrec record: schema %s: %s\n", maskWire(e.sv.schemaVersion), countFindings(e.findings))
 	const show = 10
 	failed := false
 	for i, f := range e.findings {
@@ -107,6 +107,7 @@ func (e *validateExtension) Finish(w *recorder.Writer, stderr io.Writer) error {
 			failed = true
 		}
 		if i < show {
+			f := printable(f)
 			fmt.Fprintf(stderr, "  %d %s %s %s %s: %s\n", f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
 		}
 	}

@@ -96,12 +96,12 @@ func runValidate(cfg any, args []string, std stdio) error {
 		}
 		res, err := validateFile(path, sv)
 		if err != nil {
-			fmt.Fprintf(std.err, "codexrec validate: %v\n", err)
+			fmt.Fprintf(std.err, "codexrec validate: %s\n", maskWire(err.Error()))
 			inputErr = errors.Join(inputErr, err)
 			continue
 		}
 		for _, n := range sv.notes {
-			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, n)
+			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, maskWire(n))
 		}
 		for _, f := range res.findings {
 			if level.fails(f.Rule) {
@@ -112,10 +112,11 @@ func runValidate(cfg any, args []string, std stdio) error {
 			writeFindingsJSON(std.out, path, sv.schemaVersion, res.findings)
 		} else {
 			for _, f := range res.findings {
+				f = printable(f)
 				fmt.Fprintf(std.out, "%s:%d: %s %s %s %s: %s\n", path, f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
 			}
-			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(res.codexVersion),
-				orDash(sv.schemaVersion), res.frames, countFindings(res.findings))
+			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(maskWire(res.codexVersion)),
+				orDash(maskWire(sv.schemaVersion)), res.frames, countFindings(res.findings))
 		}
 	}
 	if inputErr != nil {
@@ -219,7 +220,8 @@ type findingJSON struct {
 func writeFindingsJSON(w io.Writer, file, version string, fs []schema.Finding) {
 	enc := json.NewEncoder(w)
 	for _, f := range fs {
-		enc.Encode(findingJSON{File: file, SchemaVersion: version, Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
+		f = printable(f)
+		enc.Encode(findingJSON{File: file, SchemaVersion: maskWire(version), Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
 			Rule: string(f.Rule), Severity: string(f.Rule.Severity()), Pointer: f.Pointer, Reason: f.Reason})
 	}
 }
