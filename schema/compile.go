@@ -37,6 +37,8 @@ type document struct {
 	refs     sync.Map // "#/definitions/X" to the node it points at
 	// objExp and arrExp cache walk expansions by schema node, for objects and arrays.
 	objExp, arrExp sync.Map
+	// infos caches what expand and matches read from each schema node (walkinfo.go).
+	infos sync.Map
 }
 
 type compiler struct {

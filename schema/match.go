@@ -9,51 +9,82 @@ import (
 // matches is a quick test of whether alternative a can describe v: its type and any
 // single-value enum or const members (the tag of a tagged union) agree with v.
 func matches(doc *document, a any, v any) bool {
-	for range 8 {
-		m, ok := a.(map[string]any)
-		if !ok {
-			return a != false
-		}
-		ref, ok := m["$ref"].(string)
-		if !ok {
-			break
-		}
-		if a = doc.resolve(ref); a == nil {
-			return true
-		}
-	}
 	m, ok := a.(map[string]any)
 	if !ok {
-		return true
+		return a != false
 	}
-	if !typeMatches(m["type"], v) {
+	al := doc.info(m).alt(doc, m)
+	if al.fixed {
+		return al.result
+	}
+	if !typeMatches(al.typ, v) {
 		return false
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return true
 	}
+	for _, t := range al.tags {
+		got, present := obj[t.name]
+		if present && !sameScalar(got, t.want) {
+			return false
+		}
+	}
+	for _, name := range al.required {
+		if _, present := obj[name]; !present {
+			return false
+		}
+	}
+	return true
+}
+
+// altMatch is what matches needs of an alternative, read once: its $ref chain
+// followed, the type, the members holding a single value, the required names.
+type altMatch struct {
+	fixed, result bool // the answer does not depend on the value
+	typ           any
+	tags          []tagMember
+	required      []string
+}
+
+type tagMember struct {
+	name string
+	want any
+}
+
+func newAltMatch(doc *document, a any) *altMatch {
+	for range 8 {
+		m, ok := a.(map[string]any)
+		if !ok {
+			return &altMatch{fixed: true, result: a != false}
+		}
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			break
+		}
+		if a = doc.resolve(ref); a == nil {
+			return &altMatch{fixed: true, result: true}
+		}
+	}
+	m, ok := a.(map[string]any)
+	if !ok {
+		return &altMatch{fixed: true, result: true}
+	}
+	al := &altMatch{typ: m["type"]}
 	props, _ := m["properties"].(map[string]any)
 	for name, p := range props {
-		want, ok := tag(doc, p)
-		if !ok {
-			continue
-		}
-		got, present := obj[name]
-		if present && !sameScalar(got, want) {
-			return false
+		if want, ok := tag(doc, p); ok {
+			al.tags = append(al.tags, tagMember{name, want})
 		}
 	}
 	if req, ok := m["required"].([]any); ok {
 		for _, r := range req {
 			if name, _ := r.(string); name != "" {
-				if _, present := obj[name]; !present {
-					return false
-				}
+				al.required = append(al.required, name)
 			}
 		}
 	}
-	return true
+	return al
 }
 
 // tag is the one value a property schema allows, if it allows exactly one.

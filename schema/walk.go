@@ -274,25 +274,18 @@ func expand(nodes []node, v any) (objs []node, open, dependent bool) {
 			}
 			continue
 		}
-		if ref, ok := m["$ref"].(string); ok {
-			if t := n.doc.resolve(ref); t != nil {
+		in := n.doc.info(m)
+		if in.hasRef {
+			if t := n.doc.resolve(in.ref); t != nil {
 				work = append(work, node{doc: n.doc, s: t})
 			} else {
 				open = true // a reference we cannot follow: claim nothing
 			}
 		}
-		for _, kw := range [...]string{"allOf"} {
-			if alts, ok := m[kw].([]any); ok {
-				for _, a := range alts {
-					work = append(work, node{doc: n.doc, s: a})
-				}
-			}
+		for _, a := range in.allOf {
+			work = append(work, node{doc: n.doc, s: a})
 		}
-		for _, kw := range [...]string{"anyOf", "oneOf"} {
-			alts, ok := m[kw].([]any)
-			if !ok {
-				continue
-			}
+		for _, alts := range in.alts {
 			dependent = true
 			var fit []node
 			for _, a := range alts {
@@ -307,14 +300,10 @@ func expand(nodes []node, v any) (objs []node, open, dependent bool) {
 			}
 			work = append(work, fit...)
 		}
-		_, hasProps := m["properties"]
-		_, hasAdd := m["additionalProperties"]
-		_, hasPat := m["patternProperties"]
-		_, hasItems := m["items"]
-		if hasProps || hasAdd || hasPat || hasItems {
+		if in.declares {
 			objs = append(objs, n)
 			declaring = true
-		} else if isTrivial(m) || m["type"] == "object" && !hasComb(m) {
+		} else if in.open {
 			open = true
 		}
 	}
