@@ -163,22 +163,8 @@ func (s *served) finish() error {
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+// syncBuffer collects a server's log while a test may quote it.
+type syncBuffer = codextest.SyncBuffer
 
 // lifetime is one run of the real server while recording; drive talks to it.
 type lifetime func(c *conn, workspace string)

@@ -1,15 +1,11 @@
 package main_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/tidwall/gjson"
 
 	"codexrec/internal/codexbin"
 	"codexrec/internal/codextest"
@@ -45,38 +41,17 @@ func TestCheckRealErrorResponses(t *testing.T) {
 	env, _ := codextest.Env(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "errors.jsonl")
-	cmd := exec.Command(codexrecBin, append([]string{"record", "-o", out, "--", bin}, codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)...)
-	cmd.Dir, cmd.Env = dir, env
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	sess := startSession(t, dir, env, append([]string{"record", "-o", out, "--", bin}, codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)...)
+	for _, call := range []struct{ line, id string }{
+		{`{"id":1,"method":"thread/start","params":{}}`, "1"},
+		{`{"id":2,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"t","version":"1"}}}`, "2"},
+		{`{"id":3,"method":"thread/no-such-method","params":{}}`, "3"},
+	} {
+		sess.send(call.line)
+		sess.waitResponse(call.id)
 	}
-	defer cmd.Process.Kill()
-	kill := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-	defer kill.Stop()
-	rd := bufio.NewReader(stdout)
-	call := func(line string, id string) {
-		t.Helper()
-		if _, err := stdin.Write([]byte(line + "\n")); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			l, err := rd.ReadString('\n')
-			if err != nil {
-				t.Fatalf("waiting for the answer to %s: %v", line, err)
-			}
-			if gjson.Get(l, "id").Raw == id && !gjson.Get(l, "method").Exists() {
-				return
-			}
-		}
-	}
-	call(`{"id":1,"method":"thread/start","params":{}}`, "1")
-	call(`{"id":2,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"t","version":"1"}}}`, "2")
-	call(`{"id":3,"method":"thread/no-such-method","params":{}}`, "3")
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("record: %v", err)
+	if code := sess.finish(); code != 0 {
+		t.Fatalf("record: exit %d; stderr:\n%s", code, sess.stderr)
 	}
 
 	rec, err := recorder.ReadFile(out)

@@ -3,8 +3,6 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,22 +29,11 @@ func recordReplay(t *testing.T, fault string, extra int) *recorder.Recording {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "replayed.jsonl")
-	cmd := exec.Command(codexrecBin, "record", "-o", out, "--", codexrecBin, "replay", "--fault", fault, faultFixture)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	sess := startSession(t, "", nil, "record", "-o", out, "--", codexrecBin, "replay", "--fault", fault, faultFixture)
 	lines := make(chan string, 1024)
 	go func() {
 		defer close(lines)
-		rd := wire.NewReader(stdout)
+		rd := wire.NewReader(sess.stdout)
 		for {
 			l, err := rd.ReadLine()
 			if len(l) > 0 {
@@ -78,7 +65,7 @@ func recordReplay(t *testing.T, fault string, extra int) *recorder.Recording {
 		}
 	}
 	for _, e := range fix.Frames(wire.ClientToServer) {
-		if _, err := stdin.Write(e.Line); err != nil {
+		if _, err := sess.stdin.Write(e.Line); err != nil {
 			t.Fatal(err)
 		}
 		if e.Msg.Kind == wire.KindRequest {
@@ -92,9 +79,10 @@ func recordReplay(t *testing.T, fault string, extra int) *recorder.Recording {
 	for got < want+extra {
 		next(fmt.Sprintf("server line %d of %d", got+1, want+extra))
 	}
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	cmd.Wait() // the replay may exit 1 (a fault is a difference); the recording is what counts
+	sess.stdin.Close()
+	// The goroutine above reads stdout to its end; the replay may exit 1 (a fault is a
+	// difference): the recording is what counts.
+	sess.cmd.Wait()
 	rec, err := recorder.ReadFile(out)
 	if err != nil {
 		t.Fatalf("the replayed session's recording: %v", err)

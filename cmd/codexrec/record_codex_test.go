@@ -1,14 +1,10 @@
 package main_test
 
 import (
-	"bufio"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -32,62 +28,33 @@ func TestRecordRealCodex(t *testing.T) {
 			teeFile := filepath.Join(dir, "server-stdout")
 			args := append([]string{"record", "--no-sanitize", "-o", out, "--", "bash", "-c", `"$@" | tee "$TEE_FILE"`, "bash", bin},
 				codextest.FakeProviderArgs("http://127.0.0.1:9/v1")...)
-			cmd := exec.Command(codexrecBin, args...)
-			cmd.Dir = dir
-			cmd.Env = append(env, "TEE_FILE="+teeFile)
-			stdin, _ := cmd.StdinPipe()
-			stdoutPipe, _ := cmd.StdoutPipe()
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-
-			var received strings.Builder
-			stdout := bufio.NewReader(io.TeeReader(stdoutPipe, &received))
+			sess := startSession(t, dir, append(env, "TEE_FILE="+teeFile), args...)
 			sent := []string{
-				`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"codexrec test","version":"1"}}}` + "\n",
-				`{"method":"initialized"}` + "\n",
-				`{"id":"two","method":"thread/start","params":{}}` + "\n",
+				`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"codexrec test","version":"1"}}}`,
+				`{"method":"initialized"}`,
+				`{"id":"two","method":"thread/start","params":{}}`,
 			}
-			waitFor := func(pred func(line string) bool, what string) {
-				t.Helper()
-				deadline := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-				defer deadline.Stop()
-				for {
-					line, err := stdout.ReadString('\n')
-					if err != nil {
-						t.Fatalf("waiting for %s: %v; stderr: %s", what, err, stderr.String())
-					}
-					if pred(line) {
-						return
-					}
-				}
+			sess.send(sent[0])
+			sess.waitResponse("1")
+			sess.send(sent[1:]...)
+			sess.waitFor("thread/started", func(l string) bool { return gjson.Get(l, "method").Str == "thread/started" })
+			if code := sess.finish(); code != 0 {
+				t.Fatalf("record: exit %d; stderr: %s", code, sess.stderr)
 			}
-			io.WriteString(stdin, sent[0])
-			waitFor(func(l string) bool { return gjson.Get(l, "id").Raw == "1" }, "the initialize response")
-			io.WriteString(stdin, sent[1]+sent[2])
-			waitFor(func(l string) bool { return gjson.Get(l, "method").Str == "thread/started" }, "thread/started")
-			stdin.Close()
-			rest, _ := io.ReadAll(stdout)
-			_ = rest
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("record: %v; stderr: %s", err, stderr.String())
-			}
+			received := sess.received.String()
 
 			serverWrote, err := os.ReadFile(teeFile)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if received.String() != string(serverWrote) {
-				t.Fatalf("client received %d bytes, server wrote %d: not identical", received.Len(), len(serverWrote))
+			if received != string(serverWrote) {
+				t.Fatalf("client received %d bytes, server wrote %d: not identical", len(received), len(serverWrote))
 			}
 			rec := readRecording(t, out)
 			if got := string(frameBytes(rec, wire.ServerToClient)); got != string(serverWrote) {
 				t.Fatalf("recording's s2c frames (%d bytes) differ from what the server wrote (%d)", len(got), len(serverWrote))
 			}
-			if got := string(frameBytes(rec, wire.ClientToServer)); got != strings.Join(sent, "") {
+			if got := string(frameBytes(rec, wire.ClientToServer)); got != strings.Join(sent, "\n")+"\n" {
 				t.Fatalf("recording's c2s frames = %q", got)
 			}
 			if rec.Header.CodexVersion != version {

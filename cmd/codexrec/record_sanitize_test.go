@@ -1,19 +1,15 @@
 package main_test
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -84,55 +80,28 @@ func recordRemovesAccessToken(t *testing.T, version string) {
 	out := filepath.Join(dir, "session.jsonl")
 	args := append([]string{"record", "-o", out, "--", bin}, codextest.FakeProviderArgs(model.URL())...)
 	args = append(args, "-c", "shell_environment_policy.inherit=all", "-c", "shell_environment_policy.ignore_default_excludes=true")
-	cmd := exec.Command(codexrecBin, args...)
-	cmd.Env, cmd.Dir = env, dir
-	stdin, _ := cmd.StdinPipe()
-	stdoutPipe, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	var received strings.Builder
-	stdout := bufio.NewReader(io.TeeReader(stdoutPipe, &received))
-	waitFor := func(what string, pred func(string) bool) string {
-		t.Helper()
-		deadline := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-		defer deadline.Stop()
-		for {
-			l, err := stdout.ReadString('\n')
-			if err != nil {
-				t.Fatalf("waiting for %s: %v; stderr:\n%s", what, err, stderr.String())
-			}
-			if m := gjson.Parse(l); m.Get("method").Exists() && m.Get("id").Exists() {
-				io.WriteString(stdin, `{"id":`+m.Get("id").Raw+`,"result":{"decision":"accept"}}`+"\n")
-			}
-			if pred(l) {
-				return l
-			}
+	sess := startSession(t, dir, env, args...)
+	sess.onLine = func(l string) { // approve whatever the server asks
+		if m := gjson.Parse(l); m.Get("method").Exists() && m.Get("id").Exists() {
+			sess.send(`{"id":` + m.Get("id").Raw + `,"result":{"decision":"accept"}}`)
 		}
 	}
-	byID := func(id string) func(string) bool {
-		return func(l string) bool { return gjson.Get(l, "id").Raw == id && !gjson.Get(l, "method").Exists() }
+	sess.send(`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"t","version":"1"}}}`)
+	sess.waitResponse("1")
+	sess.send(`{"method":"initialized"}`)
+	sess.send(`{"id":2,"method":"thread/start","params":{"cwd":` + jsonString(dir) + `,"approvalPolicy":"on-request","sandbox":"workspace-write","developerInstructions":` + jsonString("The deploy token is "+token+".") + `}}`)
+	thread := gjson.Get(sess.waitResponse("2"), "result.thread.id").Str
+	sess.send(`{"id":3,"method":"turn/start","params":{"threadId":"` + thread + `","input":[{"type":"text","text":` + jsonString("Show my token "+token) + `,"text_elements":[]}]}}`)
+	sess.waitFor("turn/completed", func(l string) bool { return gjson.Get(l, "method").Str == "turn/completed" })
+	if code := sess.finish(); code != 0 {
+		t.Fatalf("record: exit %d; stderr:\n%s", code, sess.stderr)
 	}
-	io.WriteString(stdin, `{"id":1,"method":"initialize","params":{"clientInfo":{"name":"codexrec-test","title":"t","version":"1"}}}`+"\n")
-	waitFor("initialize", byID("1"))
-	io.WriteString(stdin, `{"method":"initialized"}`+"\n")
-	io.WriteString(stdin, `{"id":2,"method":"thread/start","params":{"cwd":`+jsonString(dir)+`,"approvalPolicy":"on-request","sandbox":"workspace-write","developerInstructions":`+jsonString("The deploy token is "+token+".")+`}}`+"\n")
-	thread := gjson.Get(waitFor("thread/start", byID("2")), "result.thread.id").Str
-	io.WriteString(stdin, `{"id":3,"method":"turn/start","params":{"threadId":"`+thread+`","input":[{"type":"text","text":`+jsonString("Show my token "+token)+`,"text_elements":[]}]}}`+"\n")
-	waitFor("turn/completed", func(l string) bool { return gjson.Get(l, "method").Str == "turn/completed" })
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("record: %v; stderr:\n%s", err, stderr.String())
-	}
+	received, stderr := sess.received.String(), sess.stderr.String()
 
 	// The wire carried the token: the command printed it and its base64.
 	b64 := base64.StdEncoding.EncodeToString([]byte(token))
-	if !strings.Contains(received.String(), "token is "+token) || !strings.Contains(received.String(), b64) {
-		t.Fatalf("the session did not echo the token (the test proves nothing); client got:\n%.2000s", received.String())
+	if !strings.Contains(received, "token is "+token) || !strings.Contains(received, b64) {
+		t.Fatalf("the session did not echo the token (the test proves nothing); client got:\n%.2000s", received)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -168,8 +137,8 @@ func recordRemovesAccessToken(t *testing.T, version string) {
 	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o600 {
 		t.Errorf("recording mode %v", fi.Mode())
 	}
-	if !strings.Contains(stderr.String(), "secret(s) redacted") || strings.Contains(stderr.String(), token) {
-		t.Errorf("stderr summary:\n%s", stderr.String())
+	if !strings.Contains(stderr, "secret(s) redacted") || strings.Contains(stderr, token) {
+		t.Errorf("stderr summary:\n%s", stderr)
 	}
 }
 

@@ -111,37 +111,6 @@ func TestRecordPassesEveryByte(t *testing.T) {
 	}
 }
 
-// startRecord starts the built binary with a stdin pipe and a line reader on stdout.
-func startRecord(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
-	t.Helper()
-	cmd := exec.Command(codexrecBin, args...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd, stdin, bufio.NewReader(stdout), &stderr
-}
-
-func exitCodeOf(err error) int {
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		return -1
-	}
-	return 0
-}
-
 func roundTrip(t *testing.T, stdin io.Writer, stdout *bufio.Reader, line string) {
 	t.Helper()
 	if _, err := io.WriteString(stdin, line); err != nil {
@@ -155,14 +124,14 @@ func roundTrip(t *testing.T, stdin io.Writer, stdout *bufio.Reader, line string)
 
 func TestRecordChildExitsMidStream(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.jsonl")
-	cmd, stdin, stdout, stderr := startRecord(t, "record", "-o", out, "--", faultserverBin(t), "-exit-after", "2", "-code", "5")
-	roundTrip(t, stdin, stdout, `{"id":1,"method":"a"}`+"\n")
-	roundTrip(t, stdin, stdout, `{"id":2,"method":"b"}`+"\n")
+	s := startSession(t, "", nil, "record", "-o", out, "--", faultserverBin(t), "-exit-after", "2", "-code", "5")
+	roundTrip(t, s.stdin, s.stdout, `{"id":1,"method":"a"}`+"\n")
+	roundTrip(t, s.stdin, s.stdout, `{"id":2,"method":"b"}`+"\n")
 	// The client keeps stdin open: the child's exit alone ends the session.
-	if code := exitCodeOf(cmd.Wait()); code != 5 {
-		t.Fatalf("exit %d, want the child's 5; stderr: %s", code, stderr)
+	if code := s.wait(); code != 5 {
+		t.Fatalf("exit %d, want the child's 5; stderr: %s", code, s.stderr)
 	}
-	stdin.Close()
+	s.stdin.Close()
 	rec := readRecording(t, out)
 	tr := rec.Trailer
 	if tr.Ended != recorder.EndChildExit || tr.ExitCode != 5 || tr.Frames["c2s"] != 2 || tr.Frames["s2c"] != 2 {
@@ -172,9 +141,9 @@ func TestRecordChildExitsMidStream(t *testing.T) {
 
 func TestRecordChildKilledBySignal(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.jsonl")
-	cmd, stdin, stdout, _ := startRecord(t, "record", "-o", out, "--", faultserverBin(t), "-kill-after", "1", "-signal", "KILL")
-	roundTrip(t, stdin, stdout, `{"method":"n"}`+"\n")
-	if code := exitCodeOf(cmd.Wait()); code != 128+9 {
+	s := startSession(t, "", nil, "record", "-o", out, "--", faultserverBin(t), "-kill-after", "1", "-signal", "KILL")
+	roundTrip(t, s.stdin, s.stdout, `{"method":"n"}`+"\n")
+	if code := s.wait(); code != 128+9 {
 		t.Fatalf("exit %d, want 137", code)
 	}
 	rec := readRecording(t, out)
@@ -258,17 +227,17 @@ func TestRecordForwardsSignals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "s.jsonl")
 			args := append([]string{"record", "-o", out, "--", faultserverBin(t)}, tt.args...)
-			cmd, stdin, stdout, stderr := startRecord(t, args...)
+			s := startSession(t, "", nil, args...)
 			// After a round trip the child runs and the proxy's handlers are installed.
-			roundTrip(t, stdin, stdout, `{"method":"ping"}`+"\n")
-			if err := cmd.Process.Signal(tt.sig); err != nil {
+			roundTrip(t, s.stdin, s.stdout, `{"method":"ping"}`+"\n")
+			if err := s.cmd.Process.Signal(tt.sig); err != nil {
 				t.Fatal(err)
 			}
-			rest, _ := io.ReadAll(stdout)
-			if code := exitCodeOf(cmd.Wait()); code != tt.wantCode {
-				t.Fatalf("exit %d, want %d; stderr %s", code, tt.wantCode, stderr)
+			rest, _ := io.ReadAll(s.stdout)
+			if code := s.wait(); code != tt.wantCode {
+				t.Fatalf("exit %d, want %d; stderr %s", code, tt.wantCode, s.stderr)
 			}
-			stdin.Close()
+			s.stdin.Close()
 			rec := readRecording(t, out)
 			tr := rec.Trailer
 			if tr.Ended != recorder.EndSignal || tr.ExitCode != tt.wantCode {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -198,29 +197,16 @@ func driveScenario(ctx context.Context, c *client.Client, sc *scenario.Scenario,
 // with the scenario's client and waits for it to exit.
 func runRecorded(t *testing.T, sc *scenario.Scenario, dir string, env []string, out string, argv ...string) {
 	t.Helper()
-	cmd := exec.Command(codexrecBin, append([]string{"record", "-o", out, "--"}, argv...)...)
-	cmd.Dir, cmd.Env = dir, env
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	sess := startSession(t, dir, env, append([]string{"record", "-o", out, "--"}, argv...)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := client.New(stdout, stdin, 30*time.Second)
+	c := client.New(sess.stdout, sess.stdin, 30*time.Second)
 	derr := driveScenario(ctx, c, sc, dir)
 	c.Close()
-	werr := cmd.Wait()
+	// Not sess.wait: the client's goroutine still reads stdout until the pipe closes.
+	werr := sess.cmd.Wait()
 	if derr != nil || werr != nil {
-		t.Fatalf("%s: client: %v; exit: %v; stderr:\n%s", strings.Join(argv, " "), derr, werr, tail(stderr.String(), 3000))
+		t.Fatalf("%s: client: %v; exit: %v; stderr:\n%s", strings.Join(argv, " "), derr, werr, tail(sess.stderr.String(), 3000))
 	}
 }
 
