@@ -154,13 +154,7 @@ func TestFaultEOF(t *testing.T) {
 			f, _ := replay.ParseFault(rule)
 			srv := &replay.Server{Script: sc, Faults: []replay.Fault{f}}
 			s := serve(t, srv)
-			var got []string
-			for _, cf := range sc.Client {
-				s.send(strings.TrimSuffix(string(cf.Line), "\n"))
-				if cf.Msg.Kind == wire.KindRequest && cf.Msg.Method != "turn/start" {
-					got = append(got, s.response(string(cf.Msg.ID))...)
-				}
-			}
+			got, _ := s.playClient(sc)
 			got = append(got, s.rest()...) // EOF comes while the client still has its input open
 			want := rec[:indexOf(t, rec, f.Method, f.N)+1]
 			if strings.Join(got, "") != strings.Join(want, "") {
@@ -180,16 +174,7 @@ func TestFaultDelay(t *testing.T) {
 	const delay = 150 * time.Millisecond
 	f, _ := replay.ParseFault("delay:item/agentMessage/delta#3=" + delay.String())
 	s := serve(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
-	var sent time.Time
-	for _, cf := range sc.Client {
-		if cf.Msg.Method == "turn/start" {
-			sent = time.Now()
-		}
-		s.send(strings.TrimSuffix(string(cf.Line), "\n"))
-		if cf.Msg.Kind == wire.KindRequest && cf.Msg.Method != "turn/start" {
-			s.response(string(cf.Msg.ID))
-		}
-	}
+	_, sent := s.playClient(sc)
 	s.notification("item/agentMessage/delta")
 	s.notification("item/agentMessage/delta")
 	if gap := time.Since(sent); gap >= delay {

@@ -150,6 +150,23 @@ func serve(t testing.TB, srv *replay.Server) *served {
 	return s
 }
 
+// playClient sends the recorded client's lines, reading up to the response to each
+// request but turn/start (its answer comes among the turn's notifications, which the
+// test reads itself). It returns the lines read and when turn/start was sent.
+func (s *served) playClient(sc *replay.Script) (got []string, turnSent time.Time) {
+	s.t.Helper()
+	for _, cf := range sc.Client {
+		if cf.Msg.Method == "turn/start" {
+			turnSent = time.Now()
+		}
+		s.send(strings.TrimSuffix(string(cf.Line), "\n"))
+		if cf.Msg.Kind == wire.KindRequest && cf.Msg.Method != "turn/start" {
+			got = append(got, s.response(string(cf.Msg.ID))...)
+		}
+	}
+	return got, turnSent
+}
+
 // finish closes the client's side and returns Serve's error.
 func (s *served) finish() error {
 	s.t.Helper()

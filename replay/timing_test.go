@@ -1,12 +1,10 @@
 package replay_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
 	"codexrec/replay"
 )
 
@@ -32,16 +30,7 @@ func TestSpeed(t *testing.T) {
 	}
 	const speed = 2
 	s := serve(t, &replay.Server{Script: sc, Speed: speed})
-	var sent time.Time
-	for _, cf := range sc.Client {
-		if cf.Msg.Method == "turn/start" {
-			sent = time.Now()
-		}
-		s.send(strings.TrimSuffix(string(cf.Line), "\n"))
-		if cf.Msg.Kind == wire.KindRequest && cf.Msg.Method != "turn/start" {
-			s.response(string(cf.Msg.ID))
-		}
-	}
+	_, sent := s.playClient(sc)
 	s.notification("turn/completed")
 	took := time.Since(sent)
 	if min := recorded / speed * 9 / 10; took < min {
