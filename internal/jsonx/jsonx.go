@@ -48,31 +48,22 @@ func (e Escaping) AppendContent(b []byte, s string) []byte {
 		}
 		b = append(b, s[start:i]...)
 		start = i + 1
-		switch c {
-		case '"', '\\':
+		switch {
+		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
-			continue
-		case '\n':
+		case c == '\n':
 			b = append(b, '\\', 'n')
-			continue
-		case '\r':
+		case c == '\r':
 			b = append(b, '\\', 'r')
-			continue
-		case '\t':
+		case c == '\t':
 			b = append(b, '\\', 't')
-			continue
+		case c == '\b' && e&ShortBF != 0:
+			b = append(b, '\\', 'b')
+		case c == '\f' && e&ShortBF != 0:
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 		}
-		if e&ShortBF != 0 {
-			switch c {
-			case '\b':
-				b = append(b, '\\', 'b')
-				continue
-			case '\f':
-				b = append(b, '\\', 'f')
-				continue
-			}
-		}
-		b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 	}
 	return append(b, s[start:]...)
 }
