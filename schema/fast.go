@@ -55,19 +55,7 @@ func fastSchema(s *jsonschema.Schema, v any, hops int) verdict {
 		}
 	}
 	if s.Enum != nil {
-		r := invalid
-		for _, e := range s.Enum.Values {
-			switch fastEquals(v, e) {
-			case valid:
-				r = valid
-			case unknown:
-				return unknown
-			}
-			if r == valid {
-				break
-			}
-		}
-		if r != valid {
+		if r := fastEnum(s.Enum.Values, v); r != valid {
 			return r
 		}
 	}
@@ -325,21 +313,21 @@ func fastCond(s *jsonschema.Schema, v any, hops int) verdict {
 		}
 	}
 	if len(s.AnyOf) > 0 {
-		any := invalid
+		some := invalid
 		for _, a := range s.AnyOf {
 			x := fastSchema(a, v, hops+1)
 			if x == valid {
-				any = valid
+				some = valid
 				break
 			}
 			if x == unknown {
-				any = unknown
+				some = unknown
 			}
 		}
-		if any == invalid {
+		switch some {
+		case invalid:
 			return invalid
-		}
-		if any == unknown {
+		case unknown:
 			r = unknown
 		}
 	}
@@ -380,6 +368,21 @@ func fastCond(s *jsonschema.Schema, v any, hops int) verdict {
 		switch x {
 		case invalid:
 			return invalid
+		case unknown:
+			r = unknown
+		}
+	}
+	return r
+}
+
+// fastEnum: v equals one of the values (an unsure comparison makes the answer unsure
+// only if no value is certainly equal).
+func fastEnum(values []any, v any) verdict {
+	r := invalid
+	for _, e := range values {
+		switch fastEquals(v, e) {
+		case valid:
+			return valid
 		case unknown:
 			r = unknown
 		}
