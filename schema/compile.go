@@ -22,10 +22,19 @@ const baseURL = "https://schema.codexrec.invalid/"
 // route is what a kind of message is checked against: a compiled schema for the
 // whole message and the starting points of the undeclared-field walk.
 type route struct {
-	schema *jsonschema.Schema
-	walk   []node // top-level schema nodes, walked against the whole message
-	top    *expansion
-	err    error // compiling failed; reported once per message as invalid
+	fast *fnode // the fast check's schema (fast.go)
+	walk []node // top-level schema nodes, walked against the whole message
+	top  *expansion
+	err  error // building the route failed; reported once per message as invalid
+
+	// doc and loc are the route's schema document for the compiler. schema and
+	// compileErr are set under Set.mu by compiled, at build time for a --schema-dir set
+	// and on the first message the fast check does not pass for an embedded one.
+	doc        map[string]any
+	loc        string
+	schema     *jsonschema.Schema
+	compileErr error
+	compiled   bool
 }
 
 // document is one parsed schema file.
@@ -132,7 +141,7 @@ func (s *Set) routeFor(mode int, kind wire.Kind, m *Method) *route {
 }
 
 func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
-	comp := s.compilerLocked()
+	s.compilerLocked()
 	prefix := modeName(mode) + "/"
 	r := &route{}
 	var doc map[string]any
@@ -177,16 +186,46 @@ func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
 	}
 	r.walk = append(r.walk, node{doc: env, s: env.root, envelope: true})
 	r.top = topExpansion(r.walk)
-	loc := baseURL + "route/" + routeName(mode, kind, m) + ".json"
-	if err := comp.c.AddResource(loc, doc); err != nil {
-		return &route{err: err}
+	r.doc, r.loc = doc, baseURL+"route/"+routeName(mode, kind, m)+".json"
+	if s.fb == nil {
+		s.fb = &fbuilder{s: s, memo: map[any]*fnode{}}
 	}
-	sch, err := comp.c.Compile(loc)
+	r.fast = s.fb.node(&document{path: r.loc, root: doc, compiled: doc}, doc)
+	if s.eager {
+		// A user's schemas may not be valid schemas, which only the compiler tells:
+		// compile now, so every message reports it, as before.
+		if _, err := s.compileLocked(r); err != nil {
+			return &route{err: err}
+		}
+	}
+	return r
+}
+
+// compiledRoute returns the route's schema compiled by jsonschema (compiling it on
+// first use).
+func (s *Set) compiledRoute(r *route) (*jsonschema.Schema, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compileLocked(r)
+}
+
+func (s *Set) compileLocked(r *route) (*jsonschema.Schema, error) {
+	if r.compiled {
+		return r.schema, r.compileErr
+	}
+	r.compiled = true
+	comp := s.compilerLocked()
+	if err := comp.c.AddResource(r.loc, r.doc); err != nil {
+		r.compileErr = err
+		return nil, err
+	}
+	sch, err := comp.c.Compile(r.loc)
 	if err != nil {
-		return &route{err: fmt.Errorf("compiling the schema: %w", err)}
+		r.compileErr = fmt.Errorf("compiling the schema: %w", err)
+		return nil, r.compileErr
 	}
 	r.schema = sch
-	return r
+	return sch, nil
 }
 
 // flatBranch is the schema of one union branch plus the union's own members, as one

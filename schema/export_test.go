@@ -14,9 +14,13 @@ var crossCheck atomic.Bool
 
 func init() {
 	crossCheck.Store(true)
-	fastHook = func(s *jsonschema.Schema, v any, fast verdict) {
+	fastHook = func(s *Set, r *route, v any, fast verdict) {
 		if crossCheck.Load() {
-			if err := agrees(s, v, fast); err != nil {
+			sch, err := s.compiledRoute(r)
+			if err != nil {
+				panic(fmt.Sprintf("route %s does not compile: %v", r.loc, err))
+			}
+			if err := agrees(sch, v, fast); err != nil {
 				panic(err)
 			}
 		}

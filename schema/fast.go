@@ -8,17 +8,18 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// The fast check answers one question for the compiled schema jsonschema built: is
-// this value certainly valid? Almost every message on the wire is, and for those the
+// The fast check answers one question about a route's schema (fastnode.go): is this
+// value certainly valid? Almost every message on the wire is, and for those the
 // library's validator (which allocates a frame per schema node and error trees for
 // every failed alternative) is the dominant cost. It follows the library's own rules
 // (draft-07, as validator.go in jsonschema/v6 implements them) for the keywords the
 // generated Codex schemas use, and answers "unknown" for anything else. Only a
 // "valid" answer is acted on; on "invalid" or "unknown" the message goes through
-// jsonschema as before, so every finding still comes from the library, unchanged.
+// jsonschema as before (compiling its route then, for an embedded set), so every
+// finding still comes from the library, unchanged.
 
-// fastHook, when set (by tests), sees every fast verdict with its schema and value.
-var fastHook func(s *jsonschema.Schema, v any, fast verdict)
+// fastHook, when set (by tests), sees every fast verdict with its route and value.
+var fastHook func(s *Set, r *route, v any, fast verdict)
 
 type verdict uint8
 
@@ -32,45 +33,42 @@ const (
 // ... chains), so a reference cycle answers unknown instead of recursing forever.
 const maxHops = 64
 
-func fastValidate(s *jsonschema.Schema, v any) verdict { return fastSchema(s, v, 0) }
+func fastValidate(s *fnode, v any) verdict { return fastSchema(s, v, 0) }
 
-func fastSchema(s *jsonschema.Schema, v any, hops int) verdict {
-	if hops > maxHops || !fastSupported(s) {
+func fastSchema(s *fnode, v any, hops int) verdict {
+	if hops > maxHops || s.unsupported {
 		return unknown
 	}
-	if s.Bool != nil {
-		if *s.Bool {
+	if s.boolean != nil {
+		if *s.boolean {
 			return valid
 		}
 		return invalid
 	}
-	if s.Types != nil && !s.Types.IsEmpty() {
-		if r := fastType(*s.Types, v); r != valid {
+	if s.types != 0 {
+		if r := fastType(s.types, v); r != valid {
 			return r
 		}
 	}
-	if s.Const != nil {
-		if r := fastEquals(v, *s.Const); r != valid {
+	if s.constv != nil {
+		if r := fastEquals(v, *s.constv); r != valid {
 			return r
 		}
 	}
-	if s.Enum != nil {
-		if r := fastEnum(s.Enum.Values, v); r != valid {
+	if s.hasEnum {
+		if r := fastEnum(s.enum, v); r != valid {
 			return r
 		}
 	}
-	if s.Format != nil {
-		if s.Format.Name == "regex" || s.Format.Validate == nil {
-			return unknown
-		}
-		if s.Format.Validate(v) != nil {
+	if s.format != nil {
+		if s.format.Validate(v) != nil {
 			return invalid
 		}
 	}
-	if s.Ref != nil {
+	if s.ref != nil {
 		// Before 2019-09, $ref replaces every keyword but the ones checked above
 		// (jsonschema/v6 checks type, const, enum and format first).
-		return fastSchema(s.Ref, v, hops+1)
+		return fastSchema(s.ref, v, hops+1)
 	}
 	r := valid
 	switch val := v.(type) {
@@ -79,9 +77,9 @@ func fastSchema(s *jsonschema.Schema, v any, hops int) verdict {
 	case []any:
 		r = fastArray(s, val)
 	case string:
-		if s.MinLength != nil || s.MaxLength != nil {
+		if s.minLength != nil || s.maxLength != nil {
 			n := utf8.RuneCountInString(val)
-			if s.MinLength != nil && n < *s.MinLength || s.MaxLength != nil && n > *s.MaxLength {
+			if s.minLength != nil && n < *s.minLength || s.maxLength != nil && n > *s.maxLength {
 				return invalid
 			}
 		}
@@ -92,20 +90,6 @@ func fastSchema(s *jsonschema.Schema, v any, hops int) verdict {
 		return r
 	}
 	return fastCond(s, v, hops)
-}
-
-// fastSupported reports whether every keyword s uses is one the fast check knows.
-func fastSupported(s *jsonschema.Schema) bool {
-	return s.DraftVersion < 2019 && s.RecursiveRef == nil && s.DynamicRef == nil &&
-		s.MaxProperties == nil && s.MinProperties == nil && s.PropertyNames == nil &&
-		len(s.PatternProperties) == 0 && len(s.Dependencies) == 0 &&
-		len(s.DependentRequired) == 0 && len(s.DependentSchemas) == 0 &&
-		s.UnevaluatedProperties == nil && s.MinItems == nil && s.MaxItems == nil &&
-		!s.UniqueItems && s.Contains == nil && len(s.PrefixItems) == 0 &&
-		s.Items2020 == nil && s.UnevaluatedItems == nil && s.Pattern == nil &&
-		s.ContentEncoding == nil && s.ContentMediaType == nil && s.ContentSchema == nil &&
-		s.ExclusiveMaximum == nil && s.ExclusiveMinimum == nil && s.MultipleOf == nil &&
-		len(s.Extensions) == 0
 }
 
 // typeBit is the bit a jsonschema.Types value holds for each type name.
@@ -177,49 +161,49 @@ func plainInteger(s string) bool {
 	return true
 }
 
-func fastNumber(s *jsonschema.Schema, n json.Number) verdict {
-	if s.Minimum == nil && s.Maximum == nil {
+func fastNumber(s *fnode, n json.Number) verdict {
+	if s.minimum == nil && s.maximum == nil {
 		return valid
 	}
 	// A non-negative integer meets every minimum that is not positive.
 	simple := plainInteger(string(n)) && n[0] != '-'
-	if s.Minimum != nil && !(simple && s.Minimum.Sign() <= 0) {
+	if s.minimum != nil && !(simple && s.minimum.Sign() <= 0) {
 		r, ok := new(big.Rat).SetString(string(n))
 		if !ok {
 			return unknown
 		}
-		if r.Cmp(s.Minimum) < 0 {
+		if r.Cmp(s.minimum) < 0 {
 			return invalid
 		}
 	}
-	if s.Maximum != nil {
+	if s.maximum != nil {
 		r, ok := new(big.Rat).SetString(string(n))
 		if !ok {
 			return unknown
 		}
-		if r.Cmp(s.Maximum) > 0 {
+		if r.Cmp(s.maximum) > 0 {
 			return invalid
 		}
 	}
 	return valid
 }
 
-func fastObject(s *jsonschema.Schema, obj map[string]any) verdict {
-	for _, name := range s.Required {
+func fastObject(s *fnode, obj map[string]any) verdict {
+	for _, name := range s.required {
 		if _, ok := obj[name]; !ok {
 			return invalid
 		}
 	}
-	if len(s.Properties) == 0 && s.AdditionalProperties == nil {
+	if len(s.props) == 0 && s.addl == nil {
 		return valid
 	}
 	r := valid
 	for name, val := range obj {
 		var x verdict
-		if p, ok := s.Properties[name]; ok {
+		if p, ok := s.props[name]; ok {
 			x = fastSchema(p, val, 0)
 		} else {
-			switch add := s.AdditionalProperties.(type) {
+			switch add := s.addl.(type) {
 			case nil:
 				continue
 			case bool:
@@ -227,7 +211,7 @@ func fastObject(s *jsonschema.Schema, obj map[string]any) verdict {
 					continue
 				}
 				x = invalid
-			case *jsonschema.Schema:
+			case *fnode:
 				x = fastSchema(add, val, 0)
 			default:
 				x = unknown
@@ -243,7 +227,7 @@ func fastObject(s *jsonschema.Schema, obj map[string]any) verdict {
 	return r
 }
 
-func fastArray(s *jsonschema.Schema, arr []any) verdict {
+func fastArray(s *fnode, arr []any) verdict {
 	r := valid
 	merge := func(x verdict) bool {
 		if x == invalid {
@@ -256,16 +240,16 @@ func fastArray(s *jsonschema.Schema, arr []any) verdict {
 		return true
 	}
 	evaluated := 0
-	switch items := s.Items.(type) {
+	switch items := s.items.(type) {
 	case nil:
-	case *jsonschema.Schema:
+	case *fnode:
 		for _, e := range arr {
 			if !merge(fastSchema(items, e, 0)) {
 				return r
 			}
 		}
 		evaluated = len(arr)
-	case []*jsonschema.Schema:
+	case []*fnode:
 		evaluated = min(len(arr), len(items))
 		for i, e := range arr[:evaluated] {
 			if !merge(fastSchema(items[i], e, 0)) {
@@ -275,13 +259,13 @@ func fastArray(s *jsonschema.Schema, arr []any) verdict {
 	default:
 		return unknown
 	}
-	switch add := s.AdditionalItems.(type) {
+	switch add := s.addItems.(type) {
 	case nil:
 	case bool:
 		if !add && evaluated != len(arr) {
 			return invalid
 		}
-	case *jsonschema.Schema:
+	case *fnode:
 		for _, e := range arr[evaluated:] {
 			if !merge(fastSchema(add, e, 0)) {
 				return r
@@ -294,17 +278,17 @@ func fastArray(s *jsonschema.Schema, arr []any) verdict {
 }
 
 // fastCond is not, allOf, anyOf, oneOf and if/then/else, in three-valued logic.
-func fastCond(s *jsonschema.Schema, v any, hops int) verdict {
+func fastCond(s *fnode, v any, hops int) verdict {
 	r := valid
-	if s.Not != nil {
-		switch fastSchema(s.Not, v, hops+1) {
+	if s.not != nil {
+		switch fastSchema(s.not, v, hops+1) {
 		case valid:
 			return invalid
 		case unknown:
 			r = unknown
 		}
 	}
-	for _, a := range s.AllOf {
+	for _, a := range s.allOf {
 		switch fastSchema(a, v, hops+1) {
 		case invalid:
 			return invalid
@@ -312,9 +296,9 @@ func fastCond(s *jsonschema.Schema, v any, hops int) verdict {
 			r = unknown
 		}
 	}
-	if len(s.AnyOf) > 0 {
+	if len(s.anyOf) > 0 {
 		some := invalid
-		for _, a := range s.AnyOf {
+		for _, a := range s.anyOf {
 			x := fastSchema(a, v, hops+1)
 			if x == valid {
 				some = valid
@@ -331,9 +315,9 @@ func fastCond(s *jsonschema.Schema, v any, hops int) verdict {
 			r = unknown
 		}
 	}
-	if len(s.OneOf) > 0 {
+	if len(s.oneOf) > 0 {
 		matched, unsure := 0, false
-		for _, a := range s.OneOf {
+		for _, a := range s.oneOf {
 			switch fastSchema(a, v, hops+1) {
 			case valid:
 				matched++
@@ -351,16 +335,16 @@ func fastCond(s *jsonschema.Schema, v any, hops int) verdict {
 			return invalid
 		}
 	}
-	if s.If != nil {
+	if s.ifS != nil {
 		var x verdict
-		switch fastSchema(s.If, v, hops+1) {
+		switch fastSchema(s.ifS, v, hops+1) {
 		case valid:
-			if s.Then != nil {
-				x = fastSchema(s.Then, v, hops+1)
+			if s.then != nil {
+				x = fastSchema(s.then, v, hops+1)
 			}
 		case invalid:
-			if s.Else != nil {
-				x = fastSchema(s.Else, v, hops+1)
+			if s.els != nil {
+				x = fastSchema(s.els, v, hops+1)
 			}
 		default:
 			x = unknown

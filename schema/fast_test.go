@@ -21,19 +21,24 @@ import (
 // against the compiled route the validator picked for it.
 func TestFastAgreesOnMutants(t *testing.T) {
 	type sample struct {
+		f *fnode
 		s *jsonschema.Schema
 		v any
 	}
 	var samples []sample
-	perSchema := map[*jsonschema.Schema]int{}
+	perSchema := map[*route]int{}
 	var verdicts [3]int
 	old := fastHook
-	fastHook = func(s *jsonschema.Schema, v any, fast verdict) {
-		old(s, v, fast)
+	fastHook = func(s *Set, r *route, v any, fast verdict) {
+		old(s, r, v, fast)
 		verdicts[fast]++
-		if perSchema[s] < 2 {
-			perSchema[s]++
-			samples = append(samples, sample{s, v})
+		if perSchema[r] < 2 {
+			perSchema[r]++
+			sch, err := s.compiledRoute(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			samples = append(samples, sample{r.fast, sch, v})
 		}
 	}
 	defer func() { fastHook = old }()
@@ -68,7 +73,7 @@ func TestFastAgreesOnMutants(t *testing.T) {
 			for j := range 3 {
 				x := variants[(i+j*4)%len(variants)]
 				m := replaceAt(sm.v, p, x, j == 2)
-				fast := fastValidate(sm.s, m)
+				fast := fastValidate(sm.f, m)
 				if err := agrees(sm.s, m, fast); err != nil {
 					t.Fatalf("at %v: %v", p, err)
 				}

@@ -155,6 +155,7 @@ func LoadDir(dir, version string) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema dir %s: %w", dir, err)
 	}
+	s.eager = true
 	return s, nil
 }
 
@@ -178,9 +179,14 @@ type Set struct {
 	routes    []routeSlots
 	errRoutes [2]atomic.Pointer[route] // by mode
 
+	// eager compiles every route when it is built (LoadDir: a user's files may not be
+	// valid schemas); an embedded set compiles a route only when a message needs it.
+	eager bool
+
 	mu   sync.Mutex
 	docs map[string]any // parsed schema files, by mode-prefixed path
 	comp *compiler
+	fb   *fbuilder
 }
 
 // routeSlots holds one method's routes by mode (stable, experimental) and by what is

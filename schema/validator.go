@@ -145,21 +145,24 @@ func (c *check) validate(kind wire.Kind, m *Method) {
 		c.add(RuleInvalid, "", "cannot check: "+oneLine(r.err.Error()))
 		return
 	}
-	fast := fastValidate(r.schema, c.inst)
+	fast := fastValidate(r.fast, c.inst)
 	if fastHook != nil {
-		fastHook(r.schema, c.inst, fast)
+		fastHook(s, r, c.inst, fast)
 	}
-	if fast == valid {
-		// Certainly valid: nothing for jsonschema to report (fast.go).
-	} else if err := r.schema.Validate(c.inst); err != nil {
-		ptr, reason := flatten(err)
-		rule := RuleInvalid
-		if mode == 0 {
-			if x := s.routeFor(1, kind, m); x.err == nil && x.schema.Validate(c.inst) == nil {
+	if fast != valid { // else certainly valid: nothing for jsonschema to report (fast.go)
+		sch, err := s.compiledRoute(r)
+		if err != nil {
+			c.add(RuleInvalid, "", "cannot check: "+oneLine(err.Error()))
+			return
+		}
+		if err := sch.Validate(c.inst); err != nil {
+			ptr, reason := flatten(err)
+			rule := RuleInvalid
+			if mode == 0 && s.validIn(1, kind, m, c.inst) {
 				rule, reason = RuleExperimental, reason+" (allowed only with experimentalApi)"
 			}
+			c.add(rule, ptr, reason)
 		}
-		c.add(rule, ptr, reason)
 	}
 	missing := undeclaredPre(c.inst, r.walk, r.top, c.v.scratch[:0])
 	if len(missing) > 0 && mode == 0 {
@@ -183,6 +186,19 @@ func (c *check) validate(kind wire.Kind, m *Method) {
 		}
 	}
 	c.v.scratch = missing[:0]
+}
+
+// validIn reports whether v is valid against the route in the other set.
+func (s *Set) validIn(mode int, kind wire.Kind, m *Method, v any) bool {
+	x := s.routeFor(mode, kind, m)
+	if x.err != nil {
+		return false
+	}
+	if fastValidate(x.fast, v) == valid {
+		return true
+	}
+	sch, err := s.compiledRoute(x)
+	return err == nil && sch.Validate(v) == nil
 }
 
 // coveredBy reports whether an ancestor of p is undeclared in exp (so p is too).

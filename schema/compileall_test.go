@@ -1,0 +1,51 @@
+package schema
+
+import (
+	"testing"
+
+	"codexrec/internal/wire"
+)
+
+// TestEveryEmbeddedRouteCompiles: an embedded set compiles a route only when a
+// message needs jsonschema's finding (the fast check passes the rest), so a route that
+// does not compile would go unnoticed until then. Every route of every embedded
+// version, in both sets, compiles.
+func TestEveryEmbeddedRouteCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles every route of every embedded version")
+	}
+	for _, version := range Embedded() {
+		s, err := Load(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, m := range s.Methods() {
+			for mode := range 2 {
+				if m.branch[mode] < 0 {
+					continue
+				}
+				kinds := []wire.Kind{m.Kind}
+				if m.Kind == wire.KindRequest && m.Result != "" {
+					kinds = append(kinds, wire.KindResponse)
+				}
+				for _, k := range kinds {
+					r := s.routeFor(mode, k, &m)
+					if r.err != nil {
+						t.Fatalf("%s %s %s: %v", version, modeName(mode), m.Name, r.err)
+					}
+					if _, err := s.compiledRoute(r); err != nil {
+						t.Fatalf("%s %s %s %s: %v", version, modeName(mode), k, m.Name, err)
+					}
+					n++
+				}
+			}
+		}
+		for mode := range 2 {
+			if _, err := s.compiledRoute(s.routeFor(mode, wire.KindError, nil)); err != nil {
+				t.Fatalf("%s %s error route: %v", version, modeName(mode), err)
+			}
+		}
+		t.Logf("%s: %d routes compiled", version, n)
+	}
+}
