@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"sync"
@@ -112,41 +113,35 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 const maxBatch = 256 << 10
 
 // pump reads lines from src, queues them for the tap, then writes them to w. Lines
-// that are already complete in the read buffer are queued and written together: none
-// of them waits for anything, and the syscalls and hand-offs per line drop to what a
-// plain cat makes. stopOnEnd says to stop reading once the session is over (the
-// client side: nothing can reach the child any more).
+// that are already complete in the read buffer are read, queued and written together
+// (ReadLines): none of them waits for anything, they are copied once, and the syscalls
+// and hand-offs per line drop to what a plain cat makes. stopOnEnd says to stop
+// reading once the session is over (the client side: nothing can reach the child any
+// more).
 func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
 	r := wire.NewReaderSize(src, 1<<20)
 	var werr error
-	var frames []*wire.Frame
-	var size int
-	var buf []byte
 	for {
-		line, err := r.ReadLine()
-		if len(line) > 0 {
-			frames = append(frames, &wire.Frame{Dir: dir, Line: line, Time: time.Since(s.p.Start)})
-			size += len(line)
-			if err == nil && size < maxBatch && r.LineBuffered() {
-				continue
-			}
-			// The bytes to forward are gathered before the frames reach the tap, which
-			// may replace f.Line (sanitizing) while this goroutine writes.
-			out := line
-			if len(frames) > 1 && werr == nil && w != nil {
-				buf = buf[:0]
-				for _, f := range frames {
-					buf = append(buf, f.Line...)
+		chunk, err := r.ReadLines(maxBatch)
+		if len(chunk) > 0 {
+			at := time.Since(s.p.Start)
+			var frames []*wire.Frame
+			for rest := chunk; len(rest) > 0; {
+				n := bytes.IndexByte(rest, '\n') + 1
+				if n == 0 {
+					n = len(rest)
 				}
-				out = buf
+				// Capped, so a tap appending to one line cannot spill into the next; the
+				// chunk itself is forwarded below and taps never write into it.
+				frames = append(frames, &wire.Frame{Dir: dir, Line: rest[:n:n], Time: at})
+				rest = rest[n:]
 			}
 			if !s.enqueue(frames) && stopOnEnd {
 				return werr
 			}
 			if werr == nil && w != nil {
-				_, werr = w.Write(out)
+				_, werr = w.Write(chunk)
 			}
-			frames, size = nil, 0
 		}
 		if err != nil {
 			return werr

@@ -141,8 +141,46 @@ func TestReadLineRandomSplits(t *testing.T) {
 	}
 }
 
+// readChunks reads everything with ReadLines(max).
+func readChunks(t testing.TB, r io.Reader, max int) [][]byte {
+	t.Helper()
+	lr := wire.NewReader(r)
+	var chunks [][]byte
+	for {
+		chunk, err := lr.ReadLines(max)
+		if len(chunk) > 0 {
+			chunks = append(chunks, chunk)
+		}
+		if err == io.EOF {
+			return chunks
+		}
+		if err != nil {
+			t.Fatalf("ReadLines: %v", err)
+		}
+	}
+}
+
+func TestReadLinesGathersCompleteLines(t *testing.T) {
+	in := "a\nbb\nccc\npartial"
+	got := readChunks(t, strings.NewReader(in), 1<<20)
+	if len(got) != 2 || string(got[0]) != "a\nbb\nccc\n" || string(got[1]) != "partial" {
+		t.Fatalf("chunks %q", got)
+	}
+	// max bounds the gathering, never the first line.
+	got = readChunks(t, strings.NewReader("a\nbb\nccc\n"), 3)
+	if len(got) != 3 || string(got[0]) != "a\n" || string(got[1]) != "bb\n" || string(got[2]) != "ccc\n" {
+		t.Fatalf("chunks with max 3: %q", got)
+	}
+	long := strings.Repeat("x", 200_000) + "\n"
+	got = readChunks(t, strings.NewReader(long+"y\n"), 1<<20)
+	if len(got) != 1 || string(got[0]) != long+"y\n" {
+		t.Fatalf("a line longer than the buffer, then a short one: %d chunks", len(got))
+	}
+}
+
 // FuzzReadLine checks that whatever goes in comes out byte for byte, whatever the
-// split of reads, and that every line but the last ends in a newline.
+// split of reads, and that every line but the last ends in a newline; and that
+// ReadLines returns the same bytes in chunks of whole lines.
 func FuzzReadLine(f *testing.F) {
 	f.Add([]byte("{\"id\":1}\n{\"method\":\"x\"}\n"), uint8(3))
 	f.Add([]byte("no newline"), uint8(1))
@@ -152,6 +190,15 @@ func FuzzReadLine(f *testing.F) {
 		lines := readAll(t, &chunkReader{data: bytes.Clone(in), rng: rng, max: int(max) + 1})
 		if got := bytes.Join(lines, nil); !bytes.Equal(got, in) {
 			t.Fatalf("out %q != in %q", got, in)
+		}
+		chunks := readChunks(t, &chunkReader{data: bytes.Clone(in), rng: rand.New(rand.NewPCG(uint64(max), 1)), max: int(max) + 1}, 1+int(max)*3)
+		if got := bytes.Join(chunks, nil); !bytes.Equal(got, in) {
+			t.Fatalf("ReadLines out %q != in %q", got, in)
+		}
+		for i, c := range chunks {
+			if i < len(chunks)-1 && !wire.HasNewline(c) {
+				t.Fatalf("chunk %d %q does not end a line", i, c)
+			}
 		}
 		for i, l := range lines {
 			nl := bytes.IndexByte(l, '\n')
