@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"codexrec/internal/jsonx"
 	"strings"
 
 	"codexrec/internal/normalize"
@@ -105,10 +106,10 @@ func compareAt(out []fieldChange, path *[]byte, a, b any) []fieldChange {
 
 func appendMember(path []byte, key string) []byte {
 	path = append(path, '/')
-	return append(path, normalize.EscapeToken(key)...)
+	return append(path, jsonx.EscapeToken(key)...)
 }
 
-func member(ptr, key string) string { return ptr + "/" + normalize.EscapeToken(key) }
+func member(ptr, key string) string { return ptr + "/" + jsonx.EscapeToken(key) }
 
 // enumKeys are member names whose string values are treated as enum values.
 var enumKeys = map[string]bool{

@@ -1,10 +1,10 @@
 package replay
 
 import (
+	"codexrec/internal/jsonx"
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"codexrec/internal/wire"
 )
@@ -70,7 +70,7 @@ func diffValues(out *[]string, ptr string, w, g any) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			p := ptr + "/" + escapeToken(k)
+			p := ptr + "/" + jsonx.EscapeToken(k)
 			wv, inW := wt[k]
 			gv, inG := gt[k]
 			switch {
@@ -115,10 +115,6 @@ func orRoot(p string) string {
 		return "(message)"
 	}
 	return p
-}
-
-func escapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 func shortValue(v any) string {

@@ -116,16 +116,7 @@ func (w *walker) pointer() string {
 		if bytes.IndexByte(k, '\\') >= 0 {
 			k, _ = unescape(k, nil)
 		}
-		for _, c := range string(k) {
-			switch c {
-			case '~':
-				sb.WriteString("~0")
-			case '/':
-				sb.WriteString("~1")
-			default:
-				sb.WriteRune(c)
-			}
-		}
+		sb.WriteString(jsonx.EscapeToken(string(k)))
 	}
 	return sb.String()
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"codexrec/internal/jsonx"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -243,7 +244,7 @@ func flatBranch(unionURL, branchPtr string, branch, unionProps map[string]any) m
 		case "properties":
 			bp, _ := v.(map[string]any)
 			for name := range bp {
-				props[name] = map[string]any{"$ref": unionURL + "#" + branchPtr + "/properties/" + escapePointer(name)}
+				props[name] = map[string]any{"$ref": unionURL + "#" + branchPtr + "/properties/" + jsonx.EscapeToken(name)}
 			}
 		default:
 			return wrapBranch(unionURL, branchPtr, unionProps)
@@ -253,7 +254,7 @@ func flatBranch(unionURL, branchPtr string, branch, unionProps map[string]any) m
 		if _, dup := props[name]; dup {
 			return wrapBranch(unionURL, branchPtr, unionProps)
 		}
-		props[name] = map[string]any{"$ref": unionURL + "#/properties/" + escapePointer(name)}
+		props[name] = map[string]any{"$ref": unionURL + "#/properties/" + jsonx.EscapeToken(name)}
 	}
 	return out
 }
@@ -263,7 +264,7 @@ func wrapBranch(unionURL, branchPtr string, unionProps map[string]any) map[strin
 	if len(unionProps) > 0 {
 		refs := map[string]any{}
 		for name := range unionProps {
-			refs[name] = map[string]any{"$ref": unionURL + "#/properties/" + escapePointer(name)}
+			refs[name] = map[string]any{"$ref": unionURL + "#/properties/" + jsonx.EscapeToken(name)}
 		}
 		all = append(all, map[string]any{"properties": refs})
 	}
@@ -286,7 +287,7 @@ func ptrGet(root any, ptr string) any {
 	}
 	cur := root
 	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		tok = jsonx.UnescapeToken(tok)
 		switch c := cur.(type) {
 		case map[string]any:
 			cur = c[tok]
@@ -304,11 +305,4 @@ func ptrGet(root any, ptr string) any {
 		}
 	}
 	return cur
-}
-
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

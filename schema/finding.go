@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"codexrec/internal/jsonx"
 	"errors"
 	"fmt"
 	"strings"
@@ -75,11 +76,11 @@ func flatten(err error) (pointer, reason string) {
 		return "", oneLine(err.Error())
 	}
 	leaf := best(ve)
-	pointer = toPointer(leaf.InstanceLocation)
+	pointer = jsonx.Pointer(leaf.InstanceLocation...)
 	switch k := leaf.ErrorKind.(type) {
 	case *kind.Required:
 		if len(k.Missing) > 0 {
-			return pointer + "/" + escapePointer(k.Missing[0]), fmt.Sprintf("missing required field %q", k.Missing[0])
+			return pointer + "/" + jsonx.EscapeToken(k.Missing[0]), fmt.Sprintf("missing required field %q", k.Missing[0])
 		}
 	case *kind.OneOf, *kind.AnyOf:
 		if got, want, ok := typeAlternatives(leaf); ok {
@@ -123,16 +124,6 @@ func best(e *jsonschema.ValidationError) *jsonschema.ValidationError {
 	}
 	return top
 }
-
-func toPointer(loc []string) string {
-	var b strings.Builder
-	for _, t := range loc {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
-	}
-	return b.String()
-}
-
 func oneLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"codexrec/internal/jsonx"
 	"reflect"
 	"sort"
 	"strconv"
@@ -53,14 +54,7 @@ type walker struct {
 }
 
 func (w *walker) report(last string) {
-	var b strings.Builder
-	for _, t := range w.path {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
-	}
-	b.WriteByte('/')
-	b.WriteString(escapePointer(last))
-	w.out = append(w.out, b.String())
+	w.out = append(w.out, jsonx.Pointer(w.path...)+"/"+jsonx.EscapeToken(last))
 }
 
 func (w *walker) walk(v any, nodes []node, pre *expansion) {

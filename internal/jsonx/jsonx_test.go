@@ -79,3 +79,25 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+func TestPointer(t *testing.T) {
+	tests := []struct {
+		tokens []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{"params", "item", "startedAtMs"}, "/params/item/startedAtMs"},
+		{[]string{"a/b", "c~d", ""}, "/a~1b/c~0d/"},
+		{[]string{"~1"}, "/~01"},
+	}
+	for _, tt := range tests {
+		if got := jsonx.Pointer(tt.tokens...); got != tt.want {
+			t.Errorf("Pointer(%q) = %q, want %q", tt.tokens, got, tt.want)
+		}
+		for _, tok := range tt.tokens {
+			if back := jsonx.UnescapeToken(jsonx.EscapeToken(tok)); back != tok {
+				t.Errorf("UnescapeToken(EscapeToken(%q)) = %q", tok, back)
+			}
+		}
+	}
+}

@@ -47,21 +47,3 @@ func (p pattern) match(path []string) bool {
 	}
 	return p[1:].match(path[1:])
 }
-
-// Pointer renders path segments as an RFC 6901 JSON pointer.
-func Pointer(path []string) string {
-	var b strings.Builder
-	for _, s := range path {
-		b.WriteByte('/')
-		b.WriteString(EscapeToken(s))
-	}
-	return b.String()
-}
-
-// EscapeToken escapes one pointer segment ("~" as "~0", "/" as "~1").
-func EscapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
