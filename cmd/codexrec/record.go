@@ -204,14 +204,12 @@ type recordTap struct {
 	version  bool
 }
 
-func (t *recordTap) frame(pf *wire.Frame) error {
-	if pf.Dir == wire.Stderr && t.noStderr {
+func (t *recordTap) frame(f *wire.Frame) error {
+	if f.Dir == wire.Stderr && t.noStderr {
 		return nil
 	}
-	// Extensions may rewrite Line (sanitizing), but the proxy still reads the frame
-	// it handed over to write it to the other side: they get a copy.
-	fc := *pf
-	f := &fc
+	// Extensions may replace f.Line (sanitizing): the proxy forwards its own copy of
+	// the bytes and never looks at a frame again once it is tapped (see wire.Frame).
 	if !t.version && f.Dir == wire.ServerToClient && f.Msg.Kind == wire.KindResponse && f.Msg.Method == "initialize" {
 		t.version = true
 		if v := wire.UserAgentVersion(gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Str); v != "" {
