@@ -22,22 +22,25 @@ import (
 // its frame numbering and clock.
 type Proxy struct {
 	// Tap receives every frame, with Seq, Time and pairing filled in, in the order the
-	// frames were read, from one goroutine. Frames enter a queue before they are
-	// forwarded, so a request is always tapped before its response. An error from Tap
-	// stops further calls to it and is returned by Run; forwarding goes on.
+	// frames were read, never two calls at once. Frames enter a queue before they are
+	// forwarded, so a request is always tapped before its response; the pump that
+	// forwarded them makes the call, after the write. An error from Tap stops further
+	// calls to it and is returned by Run; forwarding goes on.
 	Tap func(*wire.Frame) error
 
-	// Idle, when set, is called once no frame has reached the tap for IdleDelay (and
-	// when the session ends): the moment to flush buffered output, so a reader
-	// following the recording lags by at most IdleDelay while a burst costs one flush.
+	// Idle, when set, is called IdleDelay after the first frame tapped since it last
+	// ran (and when the session ends), never at the same time as Tap: the moment to
+	// flush buffered output, so a reader following the recording lags by at most
+	// IdleDelay while a burst costs one flush per IdleDelay, not one per frame.
 	Idle func() error
 
-	// IdleDelay is the quiet time before Idle runs. Zero means 5ms.
+	// IdleDelay is the time between a first tapped frame and Idle. Zero means 5ms.
 	IdleDelay time.Duration
 
 	// QueueSize bounds the reads waiting for Tap (each read's complete lines travel
-	// together, at most 256 KB of them); when full, reading stops until the tap
-	// catches up. Zero means DefaultQueueSize.
+	// together, at most 256 KB of them) while another pump is tapping; when full, the
+	// pump that read them taps the queue itself before it reads on. Zero means
+	// DefaultQueueSize.
 	QueueSize int
 
 	// Signals, when set, delivers signals to forward to the child (SIGINT, SIGTERM,
@@ -108,10 +111,8 @@ func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer
 	outR.Fd()
 	errR.Fd()
 
-	s := &session{p: p, queue: make(chan []*wire.Frame, p.queueSize()), done: make(chan struct{})}
 	var res Result
-	tapDone := make(chan struct{})
-	go func() { s.consume(&res); close(tapDone) }()
+	s := newSession(p, &res)
 
 	clientEOF := make(chan struct{})
 	go s.pumpClient(client, inW, clientEOF)
@@ -137,6 +138,13 @@ loop:
 			clientEOF = nil
 			res.ClientEOF = true
 		case <-exited:
+			if clientEOF != nil {
+				select {
+				case <-clientEOF:
+					res.ClientEOF = true
+				default:
+				}
+			}
 			break loop
 		}
 	}
@@ -147,7 +155,6 @@ loop:
 	// The client pump may still be blocked reading the client; it drops what it reads
 	// from now on, since nothing can reach the child any more.
 	s.stop()
-	<-tapDone
 	outR.Close()
 	errR.Close()
 	inW.Close()

@@ -11,95 +11,145 @@ import (
 )
 
 // session is the state of one Run shared by its goroutines.
+//
+// Frames are tapped by the pumps themselves, right after they forwarded them, rather
+// than by a goroutine of their own: handing each read to another goroutine woke a
+// second thread per line, and on a small machine that wake-up competed with the
+// client and the server for the CPU on every round trip. Whichever pump finishes a
+// write taps everything queued so far, in read order; a pump that finds the tap busy
+// leaves its frames to the pump tapping, which looks at the queue again before it
+// lets go.
 type session struct {
-	p     *Proxy
-	queue chan []*wire.Frame // lines read together travel together
-	done  chan struct{}      // closed once no more frames may be queued
-	mu    sync.RWMutex       // held for reading while queueing, so stop cannot close queue mid-send
+	p *Proxy
+
+	mu      sync.Mutex      // guards pending and closed
+	pending [][]*wire.Frame // read, not yet tapped, in read order
+	closed  bool            // no more frames may be queued
+	tapMu   sync.Mutex      // held while tapping, so Tap and Idle never run at once
+	pairer  wire.Pairer     // guarded by tapMu
+	res     *Result         // TapErr guarded by tapMu
+	dirty   bool            // tapped since the last Idle; guarded by tapMu
+	idle    *time.Timer     // runs Idle IdleDelay after the first frame since the last one
+	ended   bool            // the final Idle has run; guarded by tapMu
 }
 
-// enqueue hands frames to the tap, blocking while the queue is full. It reports
-// false once the session is over.
+func newSession(p *Proxy, res *Result) *session {
+	s := &session{p: p, res: res}
+	s.idle = time.AfterFunc(time.Hour, s.onIdle)
+	s.idle.Stop()
+	return s
+}
+
+// enqueue queues frames for the tap before they are forwarded, so that a request is
+// always tapped before its response. When QueueSize reads are waiting, the caller
+// taps them itself first (back-pressure: reading pauses, nothing is dropped). It
+// reports false once the session is over.
 func (s *session) enqueue(frames []*wire.Frame) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	select {
-	case <-s.done:
-		return false
-	default:
-	}
-	select {
-	case s.queue <- frames:
-		return true
-	case <-s.done:
-		return false
-	}
-}
-
-// stop ends queueing; frames already queued are still tapped.
-func (s *session) stop() {
-	close(s.done)
 	s.mu.Lock()
-	close(s.queue)
+	for len(s.pending) >= s.p.queueSize() && !s.closed {
+		s.mu.Unlock()
+		s.tapMu.Lock()
+		s.tapPending()
+		s.tapMu.Unlock()
+		s.mu.Lock()
+	}
+	ok := !s.closed
+	if ok {
+		s.pending = append(s.pending, frames)
+	}
 	s.mu.Unlock()
+	return ok
 }
 
-// consume taps frames in queue order, numbering and pairing them. Idle runs once the
-// tap has had no new frame for IdleDelay, so a burst costs one flush, not one per frame.
-func (s *session) consume(res *Result) {
-	var pairer wire.Pairer
-	idle := time.NewTimer(time.Hour)
-	idle.Stop()
-	dirty := false
-	callIdle := func() {
-		dirty = false
-		if s.p.Idle != nil && res.TapErr == nil {
-			res.TapErr = s.p.Idle()
-		}
-	}
+// drain taps what is queued unless another pump is already tapping; that one checks
+// the queue again after letting go, so no frame is left behind.
+func (s *session) drain() {
 	for {
-		var batch []*wire.Frame
-		var ok bool
-		if dirty {
-			select {
-			case batch, ok = <-s.queue:
-			case <-idle.C:
-				callIdle()
-				continue
-			}
-		} else {
-			batch, ok = <-s.queue
+		if !s.tapMu.TryLock() {
+			return
 		}
-		if !ok {
-			break
-		}
-		for _, f := range batch {
-			s.p.seq++
-			f.Seq = s.p.seq
-			if f.Dir != wire.Stderr {
-				f.Msg = wire.Classify(f.Line)
-				pairer.Observe(f.Dir, &f.Msg)
-			}
-			if s.p.Tap != nil && res.TapErr == nil {
-				res.TapErr = s.p.Tap(f)
-			}
-		}
-		if !dirty {
-			dirty = true
-			idle.Reset(s.p.idleDelay())
+		s.tapPending()
+		s.tapMu.Unlock()
+		s.mu.Lock()
+		empty := len(s.pending) == 0
+		s.mu.Unlock()
+		if empty {
+			return
 		}
 	}
-	idle.Stop()
-	if dirty {
-		callIdle()
+}
+
+// tapPending numbers, classifies, pairs and taps every queued frame in read order.
+// The caller holds tapMu.
+func (s *session) tapPending() {
+	for {
+		s.mu.Lock()
+		batches := s.pending
+		s.pending = nil
+		s.mu.Unlock()
+		if len(batches) == 0 {
+			return
+		}
+		for _, batch := range batches {
+			for _, f := range batch {
+				s.p.seq++
+				f.Seq = s.p.seq
+				if f.Dir != wire.Stderr {
+					f.Msg = wire.Classify(f.Line)
+					s.pairer.Observe(f.Dir, &f.Msg)
+				}
+				if s.p.Tap != nil && s.res.TapErr == nil {
+					s.res.TapErr = s.p.Tap(f)
+				}
+			}
+		}
+		if !s.dirty && !s.ended {
+			s.dirty = true
+			s.idle.Reset(s.p.idleDelay())
+		}
 	}
+}
+
+// onIdle runs Idle once IdleDelay has passed since the first frame tapped after the
+// previous Idle: a reader following the recording lags by at most IdleDelay, and a
+// burst costs one flush per IdleDelay, not one per frame.
+func (s *session) onIdle() {
+	s.tapMu.Lock()
+	defer s.tapMu.Unlock()
+	if !s.ended {
+		s.callIdle()
+	}
+}
+
+// callIdle runs Idle if anything was tapped since it last ran. The caller holds tapMu.
+func (s *session) callIdle() {
+	if !s.dirty {
+		return
+	}
+	s.dirty = false
+	if s.p.Idle != nil && s.res.TapErr == nil {
+		s.res.TapErr = s.p.Idle()
+	}
+}
+
+// stop ends queueing, taps what is still queued and runs the final Idle.
+func (s *session) stop() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.tapMu.Lock()
+	defer s.tapMu.Unlock()
+	s.tapPending()
+	s.idle.Stop()
+	s.callIdle()
+	s.ended = true
 }
 
 // pumpClient forwards the client's lines to the child's stdin and closes it at the
 // client's EOF. Lines are queued for the tap before they are forwarded.
 func (s *session) pumpClient(client io.Reader, childIn *os.File, eof chan<- struct{}) {
-	defer close(eof)
 	defer childIn.Close()
+	defer close(eof) // before the child sees EOF, so its exit cannot be seen first
 	s.pump(client, wire.ClientToServer, childIn, true)
 }
 
@@ -112,7 +162,8 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 // maxBatch bounds the complete lines gathered into one write.
 const maxBatch = 256 << 10
 
-// pump reads lines from src, queues them for the tap, then writes them to w. Lines
+// pump reads lines from src, queues them for the tap, writes them to w, then taps
+// them (drain). Lines
 // that are already complete in the read buffer are read, queued and written together
 // (ReadLines): none of them waits for anything, they are copied once, and the syscalls
 // and hand-offs per line drop to what a plain cat makes. stopOnEnd says to stop
@@ -142,6 +193,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 			if werr == nil && w != nil {
 				_, werr = w.Write(chunk)
 			}
+			s.drain()
 		}
 		if err != nil {
 			return werr
