@@ -179,7 +179,7 @@ func unescape(raw []byte, offs []int) ([]byte, []int) {
 		case 't':
 			out = append(out, '\t')
 		case 'u':
-			r, n = decodeU(raw[i:])
+			r, n = jsonx.DecodeU(raw[i:])
 		default:
 			out = append(out, raw[i], raw[i+1])
 			if track {
@@ -203,21 +203,4 @@ func unescape(raw []byte, offs []int) ([]byte, []int) {
 		offs = append(offs, len(raw))
 	}
 	return out, offs
-}
-
-// decodeU decodes a \uXXXX escape (and a following low surrogate) at the start of b.
-func decodeU(b []byte) (rune, int) {
-	h, ok := jsonx.Hex4(b[2:])
-	if !ok {
-		return utf8.RuneError, min(len(b), 2)
-	}
-	if h >= 0xD800 && h < 0xDC00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
-		if l, ok := jsonx.Hex4(b[8:]); ok && l >= 0xDC00 && l < 0xE000 {
-			return ((h-0xD800)<<10 | (l - 0xDC00)) + 0x10000, 12
-		}
-	}
-	if h >= 0xD800 && h < 0xE000 {
-		return utf8.RuneError, 6
-	}
-	return h, 6
 }

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"unsafe"
 
-	"github.com/tidwall/gjson"
+	"codexrec/internal/jsonx"
 )
 
 // decode parses a message into the values jsonschema validates (map[string]any,
@@ -13,9 +14,7 @@ import (
 // checks see what was on the wire. The caller has already checked that b is JSON
 // (wire.Classify does, for every kind but raw), so it is not validated twice: on a
 // 200 KB output delta that is a third of the cost. The line is copied once and every
-// string and number is a substring of the copy; only strings with escapes are built
-// (by gjson, as before). One pass: gjson's ForEach finds the end of each nested value
-// by scanning it, then decoding scanned it again, once per level.
+// string and number is a substring of the copy; only strings with escapes are built.
 func decode(b []byte) (any, error) {
 	d := decoder{s: string(b)}
 	v := d.value(0)
@@ -106,25 +105,37 @@ func (d *decoder) literal(word string, v any) any {
 	return v
 }
 
-// str reads a string at d.i (its opening quote).
+// str reads a string at d.i (its opening quote). The closing quote is found with
+// IndexByte, which skips long runs at memory speed; only strings with escapes are
+// built, once, into memory the string then owns.
 func (d *decoder) str() string {
-	start := d.i
+	start := d.i + 1
+	i, q := start, -1 // q: the next quote at or after i
 	escaped := false
-	for d.i++; d.i < len(d.s); d.i++ {
-		switch d.s[d.i] {
-		case '\\':
-			escaped = true
-			d.i++
-		case '"':
-			d.i++
-			if !escaped {
-				return d.s[start+1 : d.i-1]
+	for {
+		if q < i {
+			n := strings.IndexByte(d.s[i:], '"')
+			if n < 0 {
+				d.i = len(d.s)
+				d.fail()
+				return ""
 			}
-			return gjson.Parse(d.s[start:d.i]).Str
+			q = i + n
 		}
+		n := strings.IndexByte(d.s[i:q], '\\')
+		if n < 0 {
+			break
+		}
+		escaped = true
+		i += n + 2
 	}
-	d.fail()
-	return ""
+	d.i = q + 1
+	raw := d.s[start:q]
+	if !escaped {
+		return raw
+	}
+	b := jsonx.AppendUnescaped(make([]byte, 0, len(raw)), raw)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is never written again
 }
 
 func (d *decoder) object(depth int) any {

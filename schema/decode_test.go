@@ -44,6 +44,7 @@ func TestDecodeAgreesWithGjson(t *testing.T) {
 		`{"a":"\u00e9\ud83d\ude00\n\t\"\\\/","b":[1,-2.5e+3,0,1E400,true,false,null,{},[]],"c\u0041":{"d":{"e":[[[]]]}}}`,
 		" \t{ \"a\" : [ 1 , 2 ] , \"b\" : { } }\r",
 		`{"dup":1,"dup":"second"}`,
+		`{"q":"ends in \"","bs":"\\","mix":"a\\\"b\\","\"key\"":"\\\\\""}`,
 		`{"bad":"\ud800 lone","x":"é ü 日本"}`,
 		`[]`, `"s"`, `12`, `null`,
 	}

@@ -35,10 +35,23 @@ func (v *Validator) Check(f *wire.Frame) []Finding {
 	if f.Dir != wire.ClientToServer && f.Dir != wire.ServerToClient {
 		return nil
 	}
-	content := wire.Content(f.Line)
 	msg := wire.Classify(f.Line)
 	v.pairer.Observe(f.Dir, &msg)
-	c := check{v: v, f: f, msg: msg, line: content}
+	return v.check(f, msg)
+}
+
+// CheckClassified is Check for a frame whose Msg the caller has already classified
+// and paired in session order, as the proxy does for every frame it taps: the line
+// is not scanned a second time. A session uses either Check or CheckClassified.
+func (v *Validator) CheckClassified(f *wire.Frame) []Finding {
+	return v.check(f, f.Msg)
+}
+
+func (v *Validator) check(f *wire.Frame, msg wire.Message) []Finding {
+	if f.Dir != wire.ClientToServer && f.Dir != wire.ServerToClient {
+		return nil
+	}
+	c := check{v: v, f: f, msg: msg, line: wire.Content(f.Line)}
 	c.run()
 	return c.out
 }

@@ -13,7 +13,7 @@ import (
 
 func init() {
 	registerRecordExtension(10, func(fs *flag.FlagSet) recordExtension {
-		e := &validateExtension{}
+		e := &validateExtension{sv: sessionValidator{classified: true}} // frames come from the proxy
 		schemaFlags(fs, &e.sv.version, &e.sv.dir)
 		fs.StringVar(&e.failOn, "fail-on", "none", "exit 1 after the session when findings of this `level` occurred: invalid, undeclared or none")
 		fs.BoolVar(&e.off, "no-validate", false, "do not validate frames against the protocol schema")

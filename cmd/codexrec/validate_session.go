@@ -24,6 +24,9 @@ type sessionValidator struct {
 	set           *schema.Set
 	v             *schema.Validator
 	pending       []wire.Frame
+	// classified says frames come from the proxy, classified and paired already; frames
+	// read from a file are classified again rather than trusting what the file says.
+	classified bool
 }
 
 // maxPending bounds the frames held while the version is unknown; past it the newest
@@ -106,7 +109,14 @@ func (s *sessionValidator) frame(f *wire.Frame) []schema.Finding {
 		}
 	}
 	out := s.drain()
-	return append(out, s.v.Check(f)...)
+	return append(out, s.check(f)...)
+}
+
+func (s *sessionValidator) check(f *wire.Frame) []schema.Finding {
+	if s.classified {
+		return s.v.CheckClassified(f)
+	}
+	return s.v.Check(f)
 }
 
 // fallback picks a version when the session never said which: the recording's
@@ -127,7 +137,7 @@ func (s *sessionValidator) fallback() {
 func (s *sessionValidator) drain() []schema.Finding {
 	var out []schema.Finding
 	for i := range s.pending {
-		out = append(out, s.v.Check(&s.pending[i])...)
+		out = append(out, s.check(&s.pending[i])...)
 	}
 	s.pending = nil
 	return out

@@ -71,12 +71,12 @@ func (e Escaping) AppendContent(b []byte, s string) []byte {
 
 // Hex4 reads the four hex digits of a \u escape at the start of b (the UTF-16 code
 // unit, surrogates included); ok is false when b is shorter or a digit is not hex.
-func Hex4(b []byte) (r rune, ok bool) {
+func Hex4[T ~string | ~[]byte](b T) (r rune, ok bool) {
 	if len(b) < 4 {
 		return 0, false
 	}
-	for _, c := range b[:4] {
-		switch {
+	for i := range 4 {
+		switch c := b[i]; {
 		case c >= '0' && c <= '9':
 			r = r<<4 | rune(c-'0')
 		case c >= 'a' && c <= 'f':

@@ -1,0 +1,64 @@
+package jsonx
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// AppendUnescaped appends the text of JSON string content raw (without its quotes,
+// already known to be valid JSON) to dst, as encoding/json would decode it: a lone or
+// mismatched surrogate becomes U+FFFD. Runs without escapes are copied whole, so a
+// 200 KB output delta with a \n every line costs a few copies, not a loop per byte.
+func AppendUnescaped(dst []byte, raw string) []byte {
+	for {
+		n := strings.IndexByte(raw, '\\')
+		if n < 0 || n+1 >= len(raw) {
+			return append(dst, raw...)
+		}
+		dst = append(dst, raw[:n]...)
+		raw = raw[n:]
+		switch c := raw[1]; c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, size := DecodeU(raw)
+			dst = utf8.AppendRune(dst, r)
+			raw = raw[size:]
+			continue
+		default: // \" \\ \/ (and, in content that is not valid JSON, the character itself)
+			dst = append(dst, c)
+		}
+		raw = raw[2:]
+	}
+}
+
+// DecodeU decodes the \uXXXX escape at the start of b, and the low surrogate escape
+// following a high one, returning the rune and the bytes used. A lone or mismatched
+// surrogate is U+FFFD (6 bytes used); malformed digits are U+FFFD using the 2 bytes
+// of the backslash and u.
+func DecodeU[T ~string | ~[]byte](b T) (rune, int) {
+	if len(b) < 6 {
+		return utf8.RuneError, min(len(b), 2)
+	}
+	h, ok := Hex4(b[2:6])
+	if !ok {
+		return utf8.RuneError, 2
+	}
+	if h >= 0xD800 && h < 0xDC00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
+		if l, ok := Hex4(b[8:12]); ok && l >= 0xDC00 && l < 0xE000 {
+			return ((h-0xD800)<<10 | (l - 0xDC00)) + 0x10000, 12
+		}
+	}
+	if h >= 0xD800 && h < 0xE000 {
+		return utf8.RuneError, 6
+	}
+	return h, 6
+}
