@@ -110,6 +110,8 @@ func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer
 	inW.Fd()
 	outR.Fd()
 	errR.Fd()
+	growPipe(inW)
+	growPipe(outR)
 
 	var res Result
 	s := newSession(p, &res)

@@ -12,26 +12,32 @@ import (
 
 // session is the state of one Run shared by its goroutines.
 //
-// Frames are tapped by the pumps themselves, right after they forwarded them, rather
+// Frames are tapped by the pump that forwarded them, right after the write, rather
 // than by a goroutine of their own: handing each read to another goroutine woke a
-// second thread per line, and on a small machine that wake-up competed with the
-// client and the server for the CPU on every round trip. Whichever pump finishes a
-// write taps everything queued so far, in read order; a pump that finds the tap busy
-// leaves its frames to the pump tapping, which looks at the queue again before it
-// lets go.
+// second thread per round trip, and on a small machine that wake-up competed with the
+// client and the server for the CPU. (Handing only big reads to a tapper goroutine
+// measured no faster: recording is CPU-bound, and the CPU is shared anyway.) Frames
+// are tapped in the order they were queued, which is before they were forwarded;
+// whoever finds the tap busy leaves its frames to the one tapping, who looks at the
+// queue again before letting go.
 type session struct {
 	p *Proxy
 
-	mu      sync.Mutex      // guards pending and closed
+	mu      sync.Mutex      // guards pending, queued and closed
 	pending [][]*wire.Frame // read, not yet tapped, in read order
+	queued  int             // bytes in pending
 	closed  bool            // no more frames may be queued
-	tapMu   sync.Mutex      // held while tapping, so Tap and Idle never run at once
-	pairer  wire.Pairer     // guarded by tapMu
-	res     *Result         // TapErr guarded by tapMu
-	dirty   bool            // tapped since the last Idle; guarded by tapMu
-	idle    *time.Timer     // runs Idle IdleDelay after the first frame since the last one
-	ended   bool            // the final Idle has run; guarded by tapMu
+
+	tapMu  sync.Mutex  // held while tapping, so Tap and Idle never run at once
+	pairer wire.Pairer // guarded by tapMu
+	res    *Result     // TapErr guarded by tapMu
+	dirty  bool        // tapped since the last Idle; guarded by tapMu
+	ended  bool        // the final Idle has run; guarded by tapMu
+	idle   *time.Timer // runs Idle IdleDelay after the first frame since the last one
 }
+
+// maxQueued bounds the bytes waiting for the tap, whatever QueueSize says.
+const maxQueued = 64 << 20
 
 func newSession(p *Proxy, res *Result) *session {
 	s := &session{p: p, res: res}
@@ -41,12 +47,12 @@ func newSession(p *Proxy, res *Result) *session {
 }
 
 // enqueue queues frames for the tap before they are forwarded, so that a request is
-// always tapped before its response. When QueueSize reads are waiting, the caller
-// taps them itself first (back-pressure: reading pauses, nothing is dropped). It
-// reports false once the session is over.
-func (s *session) enqueue(frames []*wire.Frame) bool {
+// always tapped before its response. When QueueSize reads or maxQueued bytes are
+// waiting, the caller taps them itself first (back-pressure: reading pauses, nothing
+// is dropped). It reports false once the session is over.
+func (s *session) enqueue(frames []*wire.Frame, size int) bool {
 	s.mu.Lock()
-	for len(s.pending) >= s.p.queueSize() && !s.closed {
+	for (len(s.pending) >= s.p.queueSize() || s.queued >= maxQueued) && !s.closed {
 		s.mu.Unlock()
 		s.tapMu.Lock()
 		s.tapPending()
@@ -56,13 +62,14 @@ func (s *session) enqueue(frames []*wire.Frame) bool {
 	ok := !s.closed
 	if ok {
 		s.pending = append(s.pending, frames)
+		s.queued += size
 	}
 	s.mu.Unlock()
 	return ok
 }
 
-// drain taps what is queued unless another pump is already tapping; that one checks
-// the queue again after letting go, so no frame is left behind.
+// drain taps what is queued unless someone is tapping already; that one checks the
+// queue again after letting go, so no frame is left behind.
 func (s *session) drain() {
 	for {
 		if !s.tapMu.TryLock() {
@@ -85,7 +92,7 @@ func (s *session) tapPending() {
 	for {
 		s.mu.Lock()
 		batches := s.pending
-		s.pending = nil
+		s.pending, s.queued = nil, 0
 		s.mu.Unlock()
 		if len(batches) == 0 {
 			return
@@ -115,10 +122,12 @@ func (s *session) tapPending() {
 // burst costs one flush per IdleDelay, not one per frame.
 func (s *session) onIdle() {
 	s.tapMu.Lock()
-	defer s.tapMu.Unlock()
 	if !s.ended {
+		s.tapPending()
 		s.callIdle()
 	}
+	s.tapMu.Unlock()
+	s.drain() // what a pump queued while this held the tap
 }
 
 // callIdle runs Idle if anything was tapped since it last ran. The caller holds tapMu.
@@ -163,12 +172,11 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 const maxBatch = 256 << 10
 
 // pump reads lines from src, queues them for the tap, writes them to w, then taps
-// them (drain). Lines
-// that are already complete in the read buffer are read, queued and written together
-// (ReadLines): none of them waits for anything, they are copied once, and the syscalls
-// and hand-offs per line drop to what a plain cat makes. stopOnEnd says to stop
-// reading once the session is over (the client side: nothing can reach the child any
-// more).
+// them (drain). Lines that are already complete in the read buffer are read,
+// queued and written together (ReadLines): none of them waits for anything, they are
+// copied once, and the syscalls per line drop to what a plain cat makes. stopOnEnd
+// says to stop reading once the session is over (the client side: nothing can reach
+// the child any more).
 func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
 	r := wire.NewReaderSize(src, 1<<20)
 	var werr error
@@ -187,7 +195,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 				frames = append(frames, &wire.Frame{Dir: dir, Line: rest[:n:n], Time: at})
 				rest = rest[n:]
 			}
-			if !s.enqueue(frames) && stopOnEnd {
+			if !s.enqueue(frames, len(chunk)) && stopOnEnd {
 				return werr
 			}
 			if werr == nil && w != nil {

@@ -20,18 +20,30 @@ awk '
   n[mode]++
 }
 /^BenchmarkRoundTrip/ {
+  runs++
   for (i = 3; i <= NF; i++) {
-    if ($(i+1) ~ /-p50-µs$/) { m = $(i+1); sub(/-p50-µs$/, "", m); p50[m] += $i; nr[m]++ }
-    if ($(i+1) ~ /\/cat$/) { m = $(i+1); sub(/\/cat$/, "", m); rr[m] += $i }
+    u = $(i+1)
+    if (u ~ /-p50-µs$/) { m = u; sub(/-p50-µs$/, "", m); p50[m] += $i; if (!(m in seen)) { seen[m] = 1; order[++nm] = m } }
+    if (u ~ /\/cat$/) { m = u; sub(/\/cat$/, "", m); rc[m] += $i }
+    if (u ~ /\/relay-go$/) { m = u; sub(/\/relay-go$/, "", m); rg[m] += $i }
   }
 }
 END {
-  printf "\nratios to the bare cat pipe (mean of runs):\n"
+  printf "\nthroughput, ratio to the bare cat pipe (mean of %d runs):\n", n["cat"]
   for (m in mbs) if (m != "cat") {
-    printf "  %-13s throughput %.3f (%.0f vs %.0f MB/s, %.0f msgs/s, cpu %.1fx)  median round trip %.2fx (%.0f vs %.0f µs)\n", m,
+    printf "  %-13s %.3f (%.0f vs %.0f MB/s, %.0f msgs/s, cpu %.1fx)\n", m,
       (mbs[m]/n[m]) / (mbs["cat"]/n["cat"]), mbs[m]/n[m], mbs["cat"]/n["cat"], msgs[m]/n[m],
-      (cpu[m]/n[m]) / (cpu["cat"]/n["cat"]),
-      rr[m]/nr[m], p50[m]/nr[m], p50["cat"]/nr["cat"]
+      (cpu[m]/n[m]) / (cpu["cat"]/n["cat"])
+  }
+  if (runs) {
+    printf "\nmedian round trip (mean of %d runs; relay-c and relay-go are the floors of any proxy and of one in Go):\n", runs
+    for (k = 1; k <= nm; k++) {
+      m = order[k]
+      if (m == "cat") { printf "  %-13s %6.1f µs\n", m, p50[m]/runs; continue }
+      printf "  %-13s %6.1f µs  %.2fx cat", m, p50[m]/runs, rc[m]/runs
+      if (m in rg) printf "  %.2fx relay-go", rg[m]/runs
+      printf "\n"
+    }
   }
 }' "$out"
 if [ "${ALL:-0}" = 1 ]; then

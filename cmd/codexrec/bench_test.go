@@ -100,12 +100,37 @@ func BenchmarkPipe(b *testing.B) {
 	}
 }
 
-// BenchmarkRoundTrip sends one request at a time through a bare cat, through
-// `codexrec record --no-validate --no-sanitize -- cat` and through `codexrec record --
-// cat`, alternating between them request by request, so that load on a shared machine
-// hits all three alike; it reports each one's median round trip and the ratios.
+// relays builds the reference relays of testdata: relay-go (two copy loops, the
+// floor for a proxy written in Go) and, when a C compiler is at hand, relay-c (poll,
+// read, write: the floor for any process in the middle). It returns the modes built
+// and their commands.
+func relays(b *testing.B) (modes []string, cmds map[string][]string) {
+	dir := b.TempDir()
+	cmds = map[string][]string{}
+	if cc, err := exec.LookPath("cc"); err == nil {
+		bin := filepath.Join(dir, "relay-c")
+		if out, err := exec.Command(cc, "-O2", "-o", bin, filepath.Join("testdata", "relay.c")).CombinedOutput(); err != nil {
+			b.Logf("relay-c not built: %v\n%s", err, out)
+		} else {
+			modes, cmds["relay-c"] = append(modes, "relay-c"), []string{bin, "cat"}
+		}
+	}
+	bin := filepath.Join(dir, "relay-go")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/relay").CombinedOutput(); err != nil {
+		b.Fatalf("building relay-go: %v\n%s", err, out)
+	}
+	modes, cmds["relay-go"] = append(modes, "relay-go"), []string{bin, "cat"}
+	return modes, cmds
+}
+
+// BenchmarkRoundTrip sends one request at a time through a bare cat, through the
+// reference relays (see relays), through `codexrec record --no-validate --no-sanitize
+// -- cat` and through `codexrec record -- cat`, alternating between them request by
+// request, so that load on a shared machine hits all of them alike. It reports each
+// one's median round trip, and its ratio to cat's and to relay-go's.
 func BenchmarkRoundTrip(b *testing.B) {
-	modes := []string{"cat", "record-plain", "record"}
+	refModes, refCmds := relays(b)
+	modes := append(append([]string{"cat"}, refModes...), "record-plain", "record")
 	type pipe struct {
 		cmd  *exec.Cmd
 		in   io.WriteCloser
@@ -114,7 +139,12 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 	pipes := make([]*pipe, len(modes))
 	for i, mode := range modes {
-		cmd, _ := pipeCommand(b, mode)
+		var cmd *exec.Cmd
+		if argv, ok := refCmds[mode]; ok {
+			cmd = exec.Command(argv[0], argv[1:]...)
+		} else {
+			cmd, _ = pipeCommand(b, mode)
+		}
 		in, _ := cmd.StdinPipe()
 		out, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
@@ -135,16 +165,19 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	p50 := make([]time.Duration, len(pipes))
+	p50 := map[string]time.Duration{}
 	for i, p := range pipes {
 		p.in.Close()
 		p.cmd.Wait()
 		slices.Sort(p.rtts)
-		p50[i] = p.rtts[len(p.rtts)/2]
-		b.ReportMetric(float64(p50[i].Nanoseconds())/1000, modes[i]+"-p50-µs")
+		p50[modes[i]] = p.rtts[len(p.rtts)/2]
+		b.ReportMetric(float64(p50[modes[i]].Nanoseconds())/1000, modes[i]+"-p50-µs")
 	}
-	for i := 1; i < len(pipes); i++ {
-		b.ReportMetric(float64(p50[i])/float64(p50[0]), modes[i]+"/cat")
+	for _, m := range modes[1:] {
+		b.ReportMetric(float64(p50[m])/float64(p50["cat"]), m+"/cat")
+	}
+	for _, m := range []string{"record-plain", "record"} {
+		b.ReportMetric(float64(p50[m])/float64(p50["relay-go"]), m+"/relay-go")
 	}
 }
 

@@ -3,6 +3,7 @@ package wire_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -116,6 +117,15 @@ func FuzzClassifyAgreesWithEncodingJSON(f *testing.F) {
 		`{"method":"m\u0041","id":1}`, "{\"a\":\"\t\"}", `{"a":"0123456789abcdef\\"}`, `01`, `{"a":[{"b":null}]}`} {
 		f.Add([]byte(s))
 	}
+	// Strings past 32 bytes take the IndexByte path: escaped quotes at every offset of
+	// a word, control characters and a missing close quote there too.
+	long := strings.Repeat("0123456789", 5)
+	for k := range 9 {
+		f.Add([]byte(`{"a":"` + long + long[:k] + `\"` + long + `\\"}`))
+		f.Add([]byte(`{"a":"` + long + long[:k] + "\x01" + long + `"}`))
+		f.Add([]byte(`{"a":"` + long + long[:k] + `\u00e9\x` + long + `"}`))
+	}
+	f.Add([]byte(`{"a":"` + long + `\"}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if !utf8.Valid(line) || bytes.IndexByte(line, '\n') >= 0 {
 			return

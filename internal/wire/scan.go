@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -179,52 +180,91 @@ const (
 // special reports, per byte, whether it is '"', '\\' or a control character.
 func special(v uint64) uint64 {
 	q := v ^ (lsb * '"')
-	bs := v ^ (lsb * '\\')
-	return ((q-lsb) & ^q | (bs-lsb) & ^bs | (v-lsb*0x20) & ^v) & msb
+	return ((q-lsb)&^q)&msb | escOrCtl(v)
 }
 
-// str skips a string starting at the opening quote.
+// escOrCtl reports, per byte, whether it is '\\' or a control character (the lowest
+// flagged byte is exact; borrows may flag bytes above it).
+func escOrCtl(v uint64) uint64 {
+	bs := v ^ (lsb * '\\')
+	return ((bs-lsb)&^bs | (v-lsb*0x20)&^v) & msb
+}
+
+// str skips a string starting at the opening quote. Short strings (keys, ids) are
+// scanned eight bytes at a time; past 32 bytes the closing quote is found with
+// IndexByte (vectorized) and only the bytes before it are checked, eight at a time,
+// for a backslash or a control character: output deltas run to hundreds of kilobytes.
 func (s *scanner) str() bool {
 	b := s.b
 	i := s.i + 1
-	for {
-		for i+8 <= len(b) {
-			m := special(binary.LittleEndian.Uint64(b[i:]))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) / 8
-				break
-			}
+	for k := 0; k < 4 && i+8 <= len(b); k++ {
+		m := special(binary.LittleEndian.Uint64(b[i:]))
+		if m == 0 {
 			i += 8
+			continue
 		}
-		if i >= len(b) {
-			return false
-		}
-		switch c := b[i]; {
-		case c == '"':
+		i += bits.TrailingZeros64(m) / 8
+		if b[i] == '"' {
 			s.i = i + 1
 			return true
-		case c == '\\':
-			if i+1 >= len(b) {
+		}
+		break
+	}
+	q := -1 // the first '"' at or after i
+	for {
+		if q < i {
+			n := bytes.IndexByte(b[i:], '"')
+			if n < 0 {
 				return false
 			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-					return false
-				}
-				i += 6
-			default:
-				return false
+			q = i + n
+		}
+		for i+8 <= q {
+			m := escOrCtl(binary.LittleEndian.Uint64(b[i:]))
+			if m == 0 {
+				i += 8
+				continue
 			}
-		case c < 0x20:
-			return false
-		default:
+			i += bits.TrailingZeros64(m) / 8
+			// A two-byte escape (\n, \"...) is stepped over without leaving the loop:
+			// command output has one every line.
+			if b[i] != '\\' || !shortEscape[b[i+1]] {
+				break
+			}
+			i += 2
+		}
+		if i > q {
+			continue // an escaped quote was q
+		}
+		for i < q && b[i] != '\\' && b[i] >= 0x20 {
 			i++
+		}
+		if i == q {
+			s.i = q + 1
+			return true
+		}
+		if b[i] != '\\' {
+			return false // a control character
+		}
+		if i+1 >= len(b) {
+			return false
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+				return false
+			}
+			i += 6
+		default:
+			return false
 		}
 	}
 }
+
+// shortEscape marks the characters that may follow a backslash as a complete escape.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'

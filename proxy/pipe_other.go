@@ -1,0 +1,7 @@
+//go:build !linux
+
+package proxy
+
+import "os"
+
+func growPipe(*os.File) {}
