@@ -1,8 +1,27 @@
-/* relay.c is the floor for any stdio proxy at all: one thread, poll(2), read and
- * write, nothing else. BenchmarkRoundTrip builds it when a C compiler is at hand. */
-#include <poll.h>
+/* relay.c is the floor for any stdio proxy at all: a thread per direction, each a
+ * blocking read(2) and write(2) loop, nothing else. BenchmarkRoundTrip builds it when
+ * a C compiler is at hand. */
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+struct copy { int from, to; };
+
+static void *copy(void *arg) {
+	struct copy *c = arg;
+	static __thread char buf[65536];
+	for (;;) {
+		ssize_t n = read(c->from, buf, sizeof buf);
+		if (n <= 0) break;
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(c->to, buf + off, n - off);
+			if (w <= 0) return 0;
+			off += w;
+		}
+	}
+	close(c->to);
+	return 0;
+}
 
 int main(int argc, char **argv) {
 	int in[2], out[2];
@@ -17,21 +36,10 @@ int main(int argc, char **argv) {
 	}
 	close(in[0]);
 	close(out[1]);
-	static char buf[65536];
-	struct pollfd fds[2] = {{0, POLLIN, 0}, {out[0], POLLIN, 0}};
-	for (;;) {
-		if (poll(fds, 2, -1) < 0) break;
-		if (fds[0].revents) {
-			ssize_t n = read(0, buf, sizeof buf);
-			if (n <= 0) { close(in[1]); fds[0].fd = -1; }
-			else if (write(in[1], buf, n) != n) break;
-		}
-		if (fds[1].revents) {
-			ssize_t n = read(out[0], buf, sizeof buf);
-			if (n <= 0) break;
-			if (write(1, buf, n) != n) break;
-		}
-	}
+	struct copy up = {0, in[1]}, down = {out[0], 1};
+	pthread_t t;
+	pthread_create(&t, 0, copy, &up);
+	copy(&down);
 	int status;
 	waitpid(pid, &status, 0);
 	return 0;
