@@ -28,14 +28,12 @@ type Proxy struct {
 	// calls to it and is returned by Run; forwarding goes on.
 	Tap func(*wire.Frame) error
 
-	// Idle, when set, is called IdleDelay after the first frame tapped since it last
-	// ran (and when the session ends), never at the same time as Tap: the moment to
-	// flush buffered output, so a reader following the recording lags by at most
-	// IdleDelay while a burst costs one flush per IdleDelay, not one per frame.
+	// Idle, when set, is called whenever the tap has caught up with every frame read
+	// so far (and when the session ends), never at the same time as Tap: the moment to
+	// flush buffered output, so that a reader following the recording sees a frame as
+	// soon as it was forwarded, while lines read together cost one flush. (It was a
+	// timer once; an armed runtime timer cost the round trip more than a flush.)
 	Idle func() error
-
-	// IdleDelay is the time between a first tapped frame and Idle. Zero means 5ms.
-	IdleDelay time.Duration
 
 	// QueueSize bounds the reads waiting for Tap (each read's complete lines travel
 	// together, at most 256 KB of them) while another pump is tapping; when full, the
@@ -172,13 +170,6 @@ func (p *Proxy) queueSize() int {
 		return p.QueueSize
 	}
 	return DefaultQueueSize
-}
-
-func (p *Proxy) idleDelay() time.Duration {
-	if p.IdleDelay > 0 {
-		return p.IdleDelay
-	}
-	return 5 * time.Millisecond
 }
 
 func (p *Proxy) drainTimeout() time.Duration {

@@ -32,18 +32,13 @@ type session struct {
 	pairer wire.Pairer // guarded by tapMu
 	res    *Result     // TapErr guarded by tapMu
 	dirty  bool        // tapped since the last Idle; guarded by tapMu
-	ended  bool        // the final Idle has run; guarded by tapMu
-	idle   *time.Timer // runs Idle IdleDelay after the first frame since the last one
 }
 
 // maxQueued bounds the bytes waiting for the tap, whatever QueueSize says.
 const maxQueued = 64 << 20
 
 func newSession(p *Proxy, res *Result) *session {
-	s := &session{p: p, res: res}
-	s.idle = time.AfterFunc(time.Hour, s.onIdle)
-	s.idle.Stop()
-	return s
+	return &session{p: p, res: res}
 }
 
 // enqueue queues frames for the tap before they are forwarded, so that a request is
@@ -69,21 +64,28 @@ func (s *session) enqueue(frames []*wire.Frame, size int) bool {
 }
 
 // drain taps what is queued unless someone is tapping already; that one checks the
-// queue again after letting go, so no frame is left behind.
+// queue again after letting go, so no frame is left behind. Once the queue is empty
+// the tap has caught up: Idle runs.
 func (s *session) drain() {
 	for {
 		if !s.tapMu.TryLock() {
 			return
 		}
 		s.tapPending()
+		if s.caughtUp() {
+			s.callIdle()
+		}
 		s.tapMu.Unlock()
-		s.mu.Lock()
-		empty := len(s.pending) == 0
-		s.mu.Unlock()
-		if empty {
+		if s.caughtUp() {
 			return
 		}
 	}
+}
+
+func (s *session) caughtUp() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pending) == 0
 }
 
 // tapPending numbers, classifies, pairs and taps every queued frame in read order.
@@ -110,24 +112,8 @@ func (s *session) tapPending() {
 				}
 			}
 		}
-		if !s.dirty && !s.ended {
-			s.dirty = true
-			s.idle.Reset(s.p.idleDelay())
-		}
+		s.dirty = true
 	}
-}
-
-// onIdle runs Idle once IdleDelay has passed since the first frame tapped after the
-// previous Idle: a reader following the recording lags by at most IdleDelay, and a
-// burst costs one flush per IdleDelay, not one per frame.
-func (s *session) onIdle() {
-	s.tapMu.Lock()
-	if !s.ended {
-		s.tapPending()
-		s.callIdle()
-	}
-	s.tapMu.Unlock()
-	s.drain() // what a pump queued while this held the tap
 }
 
 // callIdle runs Idle if anything was tapped since it last ran. The caller holds tapMu.
@@ -149,9 +135,7 @@ func (s *session) stop() {
 	s.tapMu.Lock()
 	defer s.tapMu.Unlock()
 	s.tapPending()
-	s.idle.Stop()
 	s.callIdle()
-	s.ended = true
 }
 
 // pumpClient forwards the client's lines to the child's stdin and closes it at the
