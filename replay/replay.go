@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"codexrec/internal/wire"
 )
@@ -36,6 +37,13 @@ type Server struct {
 
 	// Faults are the fault rules to inject (ParseFault).
 	Faults []Fault
+
+	// Patience is how long the client may send nothing while the next server frame
+	// waits for a request or notification it has not sent, before that frame is sent
+	// anyway: a client that waits for a notification recorded just after its own next
+	// message would otherwise wait forever (see patience.go). Zero means
+	// DefaultPatience; negative, never.
+	Patience time.Duration
 
 	// FailFast makes Serve return at the first mismatch.
 	FailFast bool

@@ -53,6 +53,9 @@ func (s *session) pump() error {
 // ready reports whether every client frame server frame i waits for has come.
 func (s *session) ready(i int) bool {
 	f := &s.sc.Server[i]
+	if s.forced != nil && s.forced[i] {
+		return true
+	}
 	if !s.srv.Unordered {
 		return s.lo >= f.After
 	}

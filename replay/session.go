@@ -41,6 +41,9 @@ type session struct {
 	subst    []substitution
 	ended    bool // a fault ended the stream
 
+	lastInput time.Time // when the client last sent a line (or the session began)
+	forced    []bool    // server frames released by patience
+
 	mismatches []*Mismatch
 }
 
@@ -129,6 +132,7 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 			}
 		}
 	}()
+	s.lastInput = time.Now()
 	if err := s.pump(); err != nil {
 		return err
 	}
@@ -138,13 +142,18 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 	var readErr error
 	for !s.ended {
 		var wake <-chan time.Time
-		if !s.nextDue.IsZero() {
-			timer.Reset(time.Until(s.nextDue))
+		at := s.nextDue
+		if d := s.stallDeadline(); !d.IsZero() && (at.IsZero() || d.Before(at)) {
+			at = d
+		}
+		if !at.IsZero() {
+			timer.Reset(time.Until(at))
 			wake = timer.C
 		}
 		eof := false
 		select {
 		case r := <-lines:
+			s.lastInput = time.Now()
 			if len(r.line) > 0 {
 				if err := s.receive(r.line); err != nil {
 					return err
@@ -156,7 +165,8 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 					readErr = fmt.Errorf("replay %s: reading the client: %w", s.sc.Name, r.err)
 				}
 			}
-		case <-wake:
+		case now := <-wake:
+			s.release(now)
 		case <-ctx.Done():
 			return ctx.Err()
 		}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"codexrec/replay"
 )
@@ -28,6 +29,7 @@ type replayConfig struct {
 	failFast    bool
 	allowUnused bool
 	stderr      bool
+	patience    time.Duration
 	faults      multiFlag
 }
 
@@ -40,6 +42,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.failFast, "fail-fast", false, "exit at the first client message that matches nothing")
 	fs.BoolVar(&c.allowUnused, "allow-unused", false, "do not fail when the client ends before sending every recorded message")
 	fs.BoolVar(&c.stderr, "stderr", false, "replay the server's recorded stderr lines on stderr")
+	fs.DurationVar(&c.patience, "patience", replay.DefaultPatience, "send a server frame recorded after a client message the client has not sent once the client was silent this `long` (0: never; see docs/replay.md)")
 	fs.Var(&c.faults, "fault", "inject a fault `RULE`, KIND[:METHOD[#N]][=VALUE] (repeatable; see docs/replay.md), KIND one of\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
 	return c
 }
@@ -59,8 +62,15 @@ func runReplay(cfg any, args []string, std stdio) error {
 	if c.segment < 1 {
 		return usagef("--segment %d: segments are numbered from 1", c.segment)
 	}
+	if c.patience < 0 {
+		return usagef("--patience %v: want 0 (never) or more", c.patience)
+	}
+	patience := c.patience
+	if patience == 0 {
+		patience = -1 // the package's zero is its default
+	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		AllowUnused: c.allowUnused, Log: std.err}
+		AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
 	for _, f := range c.faults {
 		fault, err := replay.ParseFault(f)
 		if err != nil {

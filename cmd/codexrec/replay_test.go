@@ -102,6 +102,7 @@ func TestReplayCommand(t *testing.T) {
 		{name: "bad mode", args: []string{"--match", "exact", plain}, code: 2, stderrHas: []string{`unknown match mode "exact"`}},
 		{name: "bad fault", args: []string{"--fault", "explode", plain}, code: 2, stderrHas: []string{`unknown kind "explode"`}},
 		{name: "bad speed", args: []string{"--speed", "-1", plain}, code: 2, stderrHas: []string{"--speed"}},
+		{name: "bad patience", args: []string{"--patience", "-1s", plain}, code: 2, stderrHas: []string{"--patience -1s"}},
 		{name: "no such segment", args: []string{"--segment", "3", plain}, code: 2, stderrHas: []string{"segment 3 (the recording has 1)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
