@@ -22,23 +22,23 @@ import (
 // its frame numbering and clock.
 type Proxy struct {
 	// Tap receives every frame, with Seq, Time and pairing filled in, in the order the
-	// frames were read, never two calls at once. Frames enter a queue before they are
-	// forwarded, so a request is always tapped before its response; the pump that
-	// forwarded them makes the call, after the write. An error from Tap stops further
-	// calls to it and is returned by Run; forwarding goes on.
+	// frames were read, from one goroutine. Frames enter a queue before they are
+	// forwarded, so a request is always tapped before its response; the tap is woken
+	// after the write, so forwarding never waits for it while the queue has room. An
+	// error from Tap stops further calls to it and is returned by Run; forwarding goes
+	// on.
 	Tap func(*wire.Frame) error
 
-	// Idle, when set, is called whenever the tap has caught up with every frame read
-	// so far (and when the session ends), never at the same time as Tap: the moment to
-	// flush buffered output, so that a reader following the recording sees a frame as
-	// soon as it was forwarded, while lines read together cost one flush. (It was a
-	// timer once; an armed runtime timer cost the round trip more than a flush.)
+	// Idle, when set, is called from Tap's goroutine whenever the tap has caught up
+	// with every frame read so far (and when the session ends): the moment to flush
+	// buffered output, so that a reader following the recording sees a frame as soon
+	// as it was forwarded, while lines read together cost one flush. (It was a timer
+	// once; an armed runtime timer cost every round trip more than the flush does.)
 	Idle func() error
 
 	// QueueSize bounds the reads waiting for Tap (each read's complete lines travel
-	// together, at most 256 KB of them) while another pump is tapping; when full, the
-	// pump that read them taps the queue itself before it reads on. Zero means
-	// DefaultQueueSize.
+	// together, at most 256 KB of them; 64 MiB in all at most); when full, reading
+	// pauses until the tap catches up. Zero means DefaultQueueSize.
 	QueueSize int
 
 	// Signals, when set, delivers signals to forward to the child (SIGINT, SIGTERM,

@@ -69,6 +69,55 @@ func TestBackPressureLosesNothing(t *testing.T) {
 	}
 }
 
+// A stuck tap (a disk that stalls) must not hold forwarding up while the queue has
+// room: every line makes the round trip through cat while the tap is still blocked on
+// the first frame.
+func TestStuckTapDoesNotStallForwarding(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	p := &proxy.Proxy{Tap: func(*wire.Frame) error {
+		once.Do(func() { <-release })
+		return nil
+	}}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run(exec.Command("cat"), inR, outW, io.Discard)
+		outW.Close()
+		done <- err
+	}()
+	echoed := make(chan string, 100)
+	go func() {
+		r := wire.NewReader(outR)
+		for {
+			line, err := r.ReadLine()
+			if err != nil {
+				close(echoed)
+				return
+			}
+			echoed <- string(line)
+		}
+	}()
+	for i := range 20 {
+		line := fmt.Sprintf(`{"id":%d,"method":"m"}`+"\n", i)
+		go io.WriteString(inW, line) // blocks while nothing reads the client
+		select {
+		case got := <-echoed:
+			if got != line {
+				t.Fatalf("echo %d = %q, want %q", i, got, line)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("line %d not forwarded while the tap was stuck", i)
+		}
+	}
+	close(release)
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A failing tap stops being called, but forwarding goes on untouched.
 func TestTapErrorDoesNotTouchTheWire(t *testing.T) {
 	in := lines(50)

@@ -12,47 +12,44 @@ import (
 
 // session is the state of one Run shared by its goroutines.
 //
-// Frames are tapped by the pump that forwarded them, right after the write, rather
-// than by a goroutine of their own: handing each read to another goroutine woke a
-// second thread per round trip, and on a small machine that wake-up competed with the
-// client and the server for the CPU. (Handing only big reads to a tapper goroutine
-// measured no faster: recording is CPU-bound, and the CPU is shared anyway.) Frames
-// are tapped in the order they were queued, which is before they were forwarded;
-// whoever finds the tap busy leaves its frames to the one tapping, who looks at the
-// queue again before letting go.
+// Each pump queues what it read, then forwards it, then wakes the tapper goroutine,
+// which classifies, pairs and taps frames in queue order. Queueing before the write
+// keeps a request ahead of its response; waking the tapper only after the write keeps
+// the wake-up, and all recording work, off the forwarding path: forwarding waits for
+// recording only when the queue is full (back-pressure, nothing dropped).
 type session struct {
 	p *Proxy
 
 	mu      sync.Mutex      // guards pending, queued and closed
+	room    sync.Cond       // signalled when the tapper takes the queue
 	pending [][]*wire.Frame // read, not yet tapped, in read order
 	queued  int             // bytes in pending
 	closed  bool            // no more frames may be queued
 
-	tapMu  sync.Mutex  // held while tapping, so Tap and Idle never run at once
-	pairer wire.Pairer // guarded by tapMu
-	res    *Result     // TapErr guarded by tapMu
-	dirty  bool        // tapped since the last Idle; guarded by tapMu
+	wake   chan struct{} // a read was forwarded
+	tapped chan struct{} // closed when the tapper has tapped everything and returned
+	pairer wire.Pairer   // the tapper's
+	res    *Result       // TapErr is the tapper's until tapped is closed
 }
 
 // maxQueued bounds the bytes waiting for the tap, whatever QueueSize says.
 const maxQueued = 64 << 20
 
 func newSession(p *Proxy, res *Result) *session {
-	return &session{p: p, res: res}
+	s := &session{p: p, res: res, wake: make(chan struct{}, 1), tapped: make(chan struct{})}
+	s.room.L = &s.mu
+	go s.tapper()
+	return s
 }
 
 // enqueue queues frames for the tap before they are forwarded, so that a request is
-// always tapped before its response. When QueueSize reads or maxQueued bytes are
-// waiting, the caller taps them itself first (back-pressure: reading pauses, nothing
-// is dropped). It reports false once the session is over.
+// always tapped before its response. While QueueSize reads or maxQueued bytes are
+// waiting it blocks (back-pressure: reading pauses, nothing is dropped). It reports
+// false once the session is over.
 func (s *session) enqueue(frames []*wire.Frame, size int) bool {
 	s.mu.Lock()
 	for (len(s.pending) >= s.p.queueSize() || s.queued >= maxQueued) && !s.closed {
-		s.mu.Unlock()
-		s.tapMu.Lock()
-		s.tapPending()
-		s.tapMu.Unlock()
-		s.mu.Lock()
+		s.room.Wait()
 	}
 	ok := !s.closed
 	if ok {
@@ -63,42 +60,25 @@ func (s *session) enqueue(frames []*wire.Frame, size int) bool {
 	return ok
 }
 
-// drain taps what is queued unless someone is tapping already; that one checks the
-// queue again after letting go, so no frame is left behind. Once the queue is empty
-// the tap has caught up: Idle runs.
-func (s *session) drain() {
-	for {
-		if !s.tapMu.TryLock() {
-			return
-		}
-		s.tapPending()
-		if s.caughtUp() {
-			s.callIdle()
-		}
-		s.tapMu.Unlock()
-		if s.caughtUp() {
-			return
-		}
+// forwarded wakes the tapper, unless it is due to run anyway.
+func (s *session) forwarded() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
 
-func (s *session) caughtUp() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.pending) == 0
-}
-
-// tapPending numbers, classifies, pairs and taps every queued frame in read order.
-// The caller holds tapMu.
-func (s *session) tapPending() {
+// tapper taps the queue whenever a pump forwarded something, and runs Idle each time
+// it has caught up. It returns once the session is closed and the queue is empty.
+func (s *session) tapper() {
+	defer close(s.tapped)
+	dirty := false
 	for {
 		s.mu.Lock()
-		batches := s.pending
+		batches, closed := s.pending, s.closed
 		s.pending, s.queued = nil, 0
+		s.room.Broadcast()
 		s.mu.Unlock()
-		if len(batches) == 0 {
-			return
-		}
 		for _, batch := range batches {
 			for _, f := range batch {
 				s.p.seq++
@@ -111,31 +91,33 @@ func (s *session) tapPending() {
 					s.res.TapErr = s.p.Tap(f)
 				}
 			}
+			dirty = true
 		}
-		s.dirty = true
+		if len(batches) > 0 {
+			continue // caught up only when a look finds nothing
+		}
+		if dirty {
+			dirty = false
+			if s.p.Idle != nil && s.res.TapErr == nil {
+				s.res.TapErr = s.p.Idle()
+			}
+		}
+		if closed {
+			return
+		}
+		<-s.wake
 	}
 }
 
-// callIdle runs Idle if anything was tapped since it last ran. The caller holds tapMu.
-func (s *session) callIdle() {
-	if !s.dirty {
-		return
-	}
-	s.dirty = false
-	if s.p.Idle != nil && s.res.TapErr == nil {
-		s.res.TapErr = s.p.Idle()
-	}
-}
-
-// stop ends queueing, taps what is still queued and runs the final Idle.
+// stop ends queueing and waits for the tapper to tap what is queued and run the
+// final Idle.
 func (s *session) stop() {
 	s.mu.Lock()
 	s.closed = true
+	s.room.Broadcast()
 	s.mu.Unlock()
-	s.tapMu.Lock()
-	defer s.tapMu.Unlock()
-	s.tapPending()
-	s.callIdle()
+	s.forwarded()
+	<-s.tapped
 }
 
 // pumpClient forwards the client's lines to the child's stdin and closes it at the
@@ -155,8 +137,8 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 // maxBatch bounds the complete lines gathered into one write.
 const maxBatch = 256 << 10
 
-// pump reads lines from src, queues them for the tap, writes them to w, then taps
-// them (drain). Lines that are already complete in the read buffer are read,
+// pump reads lines from src, queues them for the tap, writes them to w, then wakes
+// the tapper. Lines that are already complete in the read buffer are read,
 // queued and written together (ReadLines): none of them waits for anything, they are
 // copied once, and the syscalls per line drop to what a plain cat makes. stopOnEnd
 // says to stop reading once the session is over (the client side: nothing can reach
@@ -185,7 +167,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 			if werr == nil && w != nil {
 				_, werr = w.Write(chunk)
 			}
-			s.drain()
+			s.forwarded()
 		}
 		if err != nil {
 			return werr
