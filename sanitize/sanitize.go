@@ -105,7 +105,7 @@ func New(opts Options) (*Sanitizer, error) {
 		z.needles = append(z.needles, plain)
 		z.guards = append(z.guards, guard)
 		var edge [][]byte
-		for _, v := range []string{s.Value, string(jsonx.AppendContent(nil, s.Value)), url.QueryEscape(s.Value)} {
+		for _, v := range []string{s.Value, string(jsonx.AppendContent(nil, s.Value)), string(jsonx.ShortBF.AppendContent(nil, s.Value)), url.QueryEscape(s.Value)} {
 			if !slices.ContainsFunc(edge, func(e []byte) bool { return string(e) == v }) {
 				edge = append(edge, []byte(v))
 			}

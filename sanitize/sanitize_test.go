@@ -279,6 +279,20 @@ func TestKnownSecretEncodings(t *testing.T) {
 	if len(placeholders) != 1 {
 		t.Errorf("placeholders differ between encodings: %v", placeholders)
 	}
+	// A value with a backspace and a form feed, escaped as serde_json writes them
+	// (\b, \f) and as encoding/json does (\u0008, \u000c).
+	ctl := "tok_" + newGen(4).str(28, alnum) + "\b\f"
+	zc, err := sanitize.New(sanitize.Options{Secrets: []sanitize.Secret{{Name: "ACCESS_TOKEN", Value: ctl}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, esc := range []string{strings.NewReplacer("\b", `\b`, "\f", `\f`).Replace(ctl), strings.NewReplacer("\b", `\u0008`, "\f", `\u000c`).Replace(ctl)} {
+		line := `{"method":"item/agentMessage/delta","params":{"delta":"see ` + esc + ` here"}}`
+		out, reds := zc.Frame([]byte(line))
+		if len(reds) == 0 || strings.Contains(string(out), ctl[:20]) {
+			t.Errorf("%s -> %s (%v)", line, out, reds)
+		}
+	}
 	// A stderr line with the value, and one with only its SHA-256: both refused.
 	for _, l := range []string{"ERROR auth failed for " + secret, "debug: key sha256=" + sha256Hex(secret)} {
 		if err := writeRecording(t, []string{l}, z.Guard); !errors.Is(err, sanitize.ErrLeak) {

@@ -29,7 +29,8 @@ type needle struct {
 }
 
 // encodings returns the forms a secret can take on the wire or in a recording: as is,
-// JSON-escaped (once and twice: a raw line is escaped again inside a recording),
+// JSON-escaped (once and twice: a raw line is escaped again inside a recording; \b and
+// \f both short, as serde_json writes them, and as \u escapes),
 // URL-encoded, base64 and base64url at each of the three alignments it can have inside
 // a longer encoded payload, and, for the guard only, its SHA-256 in hex.
 func encodings(v string, guard bool) map[string]string {
@@ -37,6 +38,11 @@ func encodings(v string, guard bool) map[string]string {
 	esc := string(jsonx.AppendContent(nil, v))
 	forms["json"] = esc
 	forms["json2"] = string(jsonx.AppendContent(nil, esc))
+	// serde_json, the app-server's encoder, writes backspace and form feed as \b and \f.
+	if serde := string(jsonx.ShortBF.AppendContent(nil, v)); serde != esc {
+		forms["json-serde"] = serde
+		forms["json2-serde"] = string(jsonx.AppendContent(nil, serde))
+	}
 	forms["url-query"] = url.QueryEscape(v)
 	forms["url-path"] = url.PathEscape(v)
 	for name, enc := range map[string]*base64.Encoding{"base64": base64.StdEncoding, "base64url": base64.URLEncoding} {
