@@ -36,6 +36,11 @@ type Proxy struct {
 	// once; an armed runtime timer cost every round trip more than the flush does.)
 	Idle func() error
 
+	// ReuseLines lets the proxy reuse the memory of a frame's Line once Tap has
+	// returned: a Tap that keeps a frame or its Line must then copy them. It saves
+	// copying, allocating and collecting every byte that crosses.
+	ReuseLines bool
+
 	// QueueSize bounds the reads waiting for Tap (each read's complete lines travel
 	// together, at most 256 KB of them; 64 MiB in all at most); when full, reading
 	// pauses until the tap catches up. Zero means DefaultQueueSize.

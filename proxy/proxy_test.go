@@ -16,6 +16,32 @@ import (
 	"codexrec/proxy"
 )
 
+// TestMain doubles as a slow cat for the tests that need a child reading in small
+// bites (PROXY_TEST_SLOWCAT=1): writes to it block, which is when buffer ownership
+// matters.
+func TestMain(m *testing.M) {
+	if os.Getenv("PROXY_TEST_SLOWCAT") == "1" {
+		buf := make([]byte, 4096)
+		for i := 0; ; i++ {
+			n, err := os.Stdin.Read(buf)
+			os.Stdout.Write(buf[:n])
+			if err != nil {
+				os.Exit(0)
+			}
+			if i%64 == 0 {
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	os.Exit(m.Run())
+}
+
+func slowCat() *exec.Cmd {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "PROXY_TEST_SLOWCAT=1")
+	return cmd
+}
+
 // lines is n JSON-RPC requests, one per line.
 func lines(n int) string {
 	var b strings.Builder
@@ -66,6 +92,51 @@ func TestBackPressureLosesNothing(t *testing.T) {
 	}
 	if c2s.String() != in || s2c.String() != in {
 		t.Fatalf("tap saw %d c2s and %d s2c bytes, want %d each", c2s.Len(), s2c.Len(), len(in))
+	}
+}
+
+// With ReuseLines the proxy recycles read buffers once a frame is tapped and
+// forwarded: lines of every size, some longer than a read buffer, must still reach
+// the client and the tap byte for byte (the tap copies, as ReuseLines asks). The
+// child reads slowly, so writes block while the tap is long done with their bytes.
+func TestReuseLinesKeepsEveryByte(t *testing.T) {
+	var in strings.Builder
+	for i := range 600 {
+		size := 10 + (i*7919)%2000
+		if i%50 == 49 {
+			size = 100_000 + i*700 // up to 520 KB: past the 256 KB read buffer
+		}
+		fmt.Fprintf(&in, `{"method":"m","params":{"i":%d,"pad":"%s"}}`+"\n", i, strings.Repeat(string(rune('a'+i%26)), size))
+	}
+	proxy.PoisonReleased(true)
+	defer proxy.PoisonReleased(false)
+	for round := range 3 {
+		reuseRound(t, round, in.String())
+	}
+}
+
+func reuseRound(t *testing.T, round int, in string) {
+	var c2s, s2c bytes.Buffer
+	p := &proxy.Proxy{ReuseLines: true, Tap: func(f *wire.Frame) error {
+		switch f.Dir {
+		case wire.ClientToServer:
+			c2s.Write(f.Line)
+		case wire.ServerToClient:
+			s2c.Write(f.Line)
+		}
+		if f.Msg.Kind != wire.KindNotification {
+			return fmt.Errorf("frame %d: kind %v", f.Seq, f.Msg.Kind)
+		}
+		return nil
+	}}
+	var out bytes.Buffer
+	res, err := p.Run(slowCat(), strings.NewReader(in), &out, io.Discard)
+	if err != nil || res.TapErr != nil {
+		t.Fatal(round, err, res.TapErr)
+	}
+	if out.String() != in || c2s.String() != in || s2c.String() != in {
+		t.Fatalf("round %d: client got %d bytes (%d NUL), tap %d c2s and %d s2c, want %d each", round,
+			out.Len(), bytes.Count(out.Bytes(), []byte{0}), c2s.Len(), s2c.Len(), len(in))
 	}
 }
 

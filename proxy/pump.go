@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"codexrec/internal/wire"
@@ -20,11 +21,11 @@ import (
 type session struct {
 	p *Proxy
 
-	mu      sync.Mutex      // guards pending, queued and closed
-	room    sync.Cond       // signalled when the tapper takes the queue
-	pending [][]*wire.Frame // read, not yet tapped, in read order
-	queued  int             // bytes in pending
-	closed  bool            // no more frames may be queued
+	mu      sync.Mutex // guards pending, queued and closed
+	room    sync.Cond  // signalled when the tapper takes the queue
+	pending []*batch   // read, not yet tapped, in read order
+	queued  int        // bytes in pending
+	closed  bool       // no more frames may be queued
 
 	wake   chan struct{} // a read was forwarded
 	tapped chan struct{} // closed when the tapper has tapped everything and returned
@@ -34,6 +35,39 @@ type session struct {
 
 // maxQueued bounds the bytes waiting for the tap, whatever QueueSize says.
 const maxQueued = 64 << 20
+
+// batch is the lines one read brought: forwarded with one write, tapped together.
+type batch struct {
+	chunk  []byte
+	frames []wire.Frame
+	// owners counts who still uses chunk, the pump (until its write) and the tapper;
+	// with Proxy.ReuseLines the last one hands the buffer back.
+	owners atomic.Int32
+}
+
+// readSize is the buffer a pump reads into; the lines that arrived together, up to
+// this much, are forwarded with one write.
+const readSize = 256 << 10
+
+// buffers holds read buffers for reuse (Proxy.ReuseLines). A buffer a long line grew
+// past maxPooled is left to the collector.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, readSize); return &b }}
+
+const maxPooled = 4 << 20
+
+// release drops one owner of b's chunk; the last returns the buffer when reuse is on.
+func (s *session) release(b *batch) {
+	if b.owners.Add(-1) == 0 && s.p.ReuseLines && cap(b.chunk) <= maxPooled {
+		if poisonReleased {
+			clear(b.chunk) // a use after release then shows as NUL bytes
+		}
+		buf := b.chunk[:0]
+		buffers.Put(&buf)
+	}
+}
+
+// poisonReleased is a test hook (export_test.go).
+var poisonReleased bool
 
 func newSession(p *Proxy, res *Result) *session {
 	s := &session{p: p, res: res, wake: make(chan struct{}, 1), tapped: make(chan struct{})}
@@ -46,15 +80,15 @@ func newSession(p *Proxy, res *Result) *session {
 // always tapped before its response. While QueueSize reads or maxQueued bytes are
 // waiting it blocks (back-pressure: reading pauses, nothing is dropped). It reports
 // false once the session is over.
-func (s *session) enqueue(frames []*wire.Frame, size int) bool {
+func (s *session) enqueue(b *batch) bool {
 	s.mu.Lock()
 	for (len(s.pending) >= s.p.queueSize() || s.queued >= maxQueued) && !s.closed {
 		s.room.Wait()
 	}
 	ok := !s.closed
 	if ok {
-		s.pending = append(s.pending, frames)
-		s.queued += size
+		s.pending = append(s.pending, b)
+		s.queued += len(b.chunk)
 	}
 	s.mu.Unlock()
 	return ok
@@ -79,8 +113,9 @@ func (s *session) tapper() {
 		s.pending, s.queued = nil, 0
 		s.room.Broadcast()
 		s.mu.Unlock()
-		for _, batch := range batches {
-			for _, f := range batch {
+		for _, b := range batches {
+			for i := range b.frames {
+				f := &b.frames[i]
 				s.p.seq++
 				f.Seq = s.p.seq
 				if f.Dir != wire.Stderr {
@@ -91,6 +126,7 @@ func (s *session) tapper() {
 					s.res.TapErr = s.p.Tap(f)
 				}
 			}
+			s.release(b)
 			dirty = true
 		}
 		if len(batches) > 0 {
@@ -134,23 +170,33 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 	return s.pump(src, dir, w, false)
 }
 
-// maxBatch bounds the complete lines gathered into one write.
-const maxBatch = 256 << 10
-
 // pump reads lines from src, queues them for the tap, writes them to w, then wakes
-// the tapper. Lines that are already complete in the read buffer are read,
-// queued and written together (ReadLines): none of them waits for anything, they are
-// copied once, and the syscalls per line drop to what a plain cat makes. stopOnEnd
-// says to stop reading once the session is over (the client side: nothing can reach
-// the child any more).
+// the tapper. Lines that arrived together are read, queued and written together
+// (wire.Lines): none of them waits for anything, the syscalls per line drop to what a
+// plain cat makes, and the bytes are read into the buffer that is forwarded and
+// tapped, copied once more only without Proxy.ReuseLines. stopOnEnd says to stop
+// reading once the session is over (the client side: nothing can reach the child any
+// more).
 func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
-	r := wire.NewReaderSize(src, 1<<20)
+	lines := wire.NewLines(src)
+	scratch := make([]byte, 0, readSize) // without ReuseLines, read here and copied out
 	var werr error
 	for {
-		chunk, err := r.ReadLines(maxBatch)
+		buf := scratch
+		if s.p.ReuseLines {
+			buf = *buffers.Get().(*[]byte)
+		}
+		chunk, err := lines.Next(buf)
 		if len(chunk) > 0 {
+			if !s.p.ReuseLines {
+				if cap(chunk) <= maxPooled {
+					scratch = chunk[:0] // a long line's buffer is kept for the next
+				}
+				chunk = bytes.Clone(chunk)
+			}
+			b := &batch{chunk: chunk, frames: make([]wire.Frame, 0, bytes.Count(chunk, newline)+1)}
+			b.owners.Store(2)
 			at := time.Since(s.p.Start)
-			var frames []*wire.Frame
 			for rest := chunk; len(rest) > 0; {
 				n := bytes.IndexByte(rest, '\n') + 1
 				if n == 0 {
@@ -158,15 +204,16 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 				}
 				// Capped, so a tap appending to one line cannot spill into the next; the
 				// chunk itself is forwarded below and taps never write into it.
-				frames = append(frames, &wire.Frame{Dir: dir, Line: rest[:n:n], Time: at})
+				b.frames = append(b.frames, wire.Frame{Dir: dir, Line: rest[:n:n], Time: at})
 				rest = rest[n:]
 			}
-			if !s.enqueue(frames, len(chunk)) && stopOnEnd {
+			if !s.enqueue(b) && stopOnEnd {
 				return werr
 			}
 			if werr == nil && w != nil {
 				_, werr = w.Write(chunk)
 			}
+			s.release(b)
 			s.forwarded()
 		}
 		if err != nil {
@@ -174,3 +221,5 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 		}
 	}
 }
+
+var newline = []byte{'\n'}

@@ -108,7 +108,9 @@ func runRecord(cfg any, args []string, std stdio) error {
 	defer signal.Stop(pipes)
 
 	tap := &recordTap{w: w, exts: exts, noStderr: c.noStderr}
-	p := &proxy.Proxy{Tap: tap.frame, Idle: w.Flush, QueueSize: c.queue, Signals: sigs}
+	// ReuseLines: nothing in the tap chain keeps a frame past the call (validation
+	// copies the frames it holds until the Codex version is known).
+	p := &proxy.Proxy{Tap: tap.frame, Idle: w.Flush, QueueSize: c.queue, Signals: sigs, ReuseLines: true}
 	cmd := exec.Command(args[0], args[1:]...)
 	res, runErr := p.Run(cmd, std.in, std.out, std.err)
 

@@ -50,44 +50,6 @@ func (r *Reader) ReadLine() ([]byte, error) {
 	return buf, err
 }
 
-// ReadLines is ReadLine, except that when the next line is complete, the complete
-// lines buffered right after it come along too, up to max bytes in all, in the same
-// newly allocated slice: lines that arrived together can be forwarded together,
-// without waiting for anything and without a second copy.
-func (r *Reader) ReadLines(max int) ([]byte, error) {
-	frag, err := r.br.ReadSlice('\n')
-	if err != nil {
-		// A long or last line: assemble it as ReadLine does.
-		var buf []byte
-		for errors.Is(err, bufio.ErrBufferFull) {
-			buf = append(buf, frag...)
-			frag, err = r.br.ReadSlice('\n')
-		}
-		buf = append(buf, frag...)
-		if err == nil && len(buf) >= max {
-			return buf, nil
-		}
-		if err != nil {
-			if err == io.EOF && len(buf) > 0 {
-				err = nil
-			}
-			if len(buf) == 0 {
-				buf = nil
-			}
-			return buf, err
-		}
-		frag = buf
-	}
-	// Peeking at what is already buffered reads nothing, so frag stays valid.
-	rest, _ := r.br.Peek(min(r.br.Buffered(), max-len(frag)))
-	n := bytes.LastIndexByte(rest, '\n') + 1
-	out := make([]byte, len(frag)+n)
-	copy(out, frag)
-	copy(out[len(frag):], rest[:n])
-	r.br.Discard(n)
-	return out, nil
-}
-
 // Content is line without its trailing newline.
 func Content(line []byte) []byte {
 	if n := len(line); n > 0 && line[n-1] == '\n' {

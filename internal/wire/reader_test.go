@@ -141,32 +141,35 @@ func TestReadLineRandomSplits(t *testing.T) {
 	}
 }
 
-// readChunks reads everything with ReadLines(max).
+// readChunks reads everything with Lines, into one buffer of capacity max reused
+// from call to call (as the proxy reuses its buffers), copying each run out.
 func readChunks(t testing.TB, r io.Reader, max int) [][]byte {
 	t.Helper()
-	lr := wire.NewReader(r)
+	lr := wire.NewLines(r)
+	buf := make([]byte, 0, max)
 	var chunks [][]byte
 	for {
-		chunk, err := lr.ReadLines(max)
+		chunk, err := lr.Next(buf)
 		if len(chunk) > 0 {
-			chunks = append(chunks, chunk)
+			chunks = append(chunks, bytes.Clone(chunk))
+			buf = chunk[:0]
 		}
 		if err == io.EOF {
 			return chunks
 		}
 		if err != nil {
-			t.Fatalf("ReadLines: %v", err)
+			t.Fatalf("Lines.Next: %v", err)
 		}
 	}
 }
 
-func TestReadLinesGathersCompleteLines(t *testing.T) {
+func TestLinesGathersCompleteLines(t *testing.T) {
 	in := "a\nbb\nccc\npartial"
 	got := readChunks(t, strings.NewReader(in), 1<<20)
 	if len(got) != 2 || string(got[0]) != "a\nbb\nccc\n" || string(got[1]) != "partial" {
 		t.Fatalf("chunks %q", got)
 	}
-	// max bounds the gathering, never the first line.
+	// The buffer's capacity bounds the gathering, never a line.
 	got = readChunks(t, strings.NewReader("a\nbb\nccc\n"), 3)
 	if len(got) != 3 || string(got[0]) != "a\n" || string(got[1]) != "bb\n" || string(got[2]) != "ccc\n" {
 		t.Fatalf("chunks with max 3: %q", got)
@@ -180,7 +183,7 @@ func TestReadLinesGathersCompleteLines(t *testing.T) {
 
 // FuzzReadLine checks that whatever goes in comes out byte for byte, whatever the
 // split of reads, and that every line but the last ends in a newline; and that
-// ReadLines returns the same bytes in chunks of whole lines.
+// Lines returns the same bytes in runs of whole lines.
 func FuzzReadLine(f *testing.F) {
 	f.Add([]byte("{\"id\":1}\n{\"method\":\"x\"}\n"), uint8(3))
 	f.Add([]byte("no newline"), uint8(1))
@@ -193,7 +196,7 @@ func FuzzReadLine(f *testing.F) {
 		}
 		chunks := readChunks(t, &chunkReader{data: bytes.Clone(in), rng: rand.New(rand.NewPCG(uint64(max), 1)), max: int(max) + 1}, 1+int(max)*3)
 		if got := bytes.Join(chunks, nil); !bytes.Equal(got, in) {
-			t.Fatalf("ReadLines out %q != in %q", got, in)
+			t.Fatalf("Lines out %q != in %q", got, in)
 		}
 		for i, c := range chunks {
 			if i < len(chunks)-1 && !wire.HasNewline(c) {
