@@ -140,6 +140,27 @@ func reuseRound(t *testing.T, round int, in string) {
 	}
 }
 
+// A 64 MiB line crosses whole: no length limit but memory, on the wire and in the tap.
+func TestHugeLine(t *testing.T) {
+	line := `{"method":"m","params":{"pad":"` + strings.Repeat("0123456789abcdef", 4<<20) + `"}}` + "\n"
+	var tapped []int
+	p := &proxy.Proxy{ReuseLines: true, Tap: func(f *wire.Frame) error {
+		if f.Dir == wire.ServerToClient && f.Msg.Kind != wire.KindNotification {
+			return fmt.Errorf("frame %d: kind %v (%s)", f.Seq, f.Msg.Kind, f.Msg.Reason)
+		}
+		tapped = append(tapped, len(f.Line))
+		return nil
+	}}
+	var out bytes.Buffer
+	res, err := p.Run(exec.Command("cat"), strings.NewReader(line), &out, io.Discard)
+	if err != nil || res.TapErr != nil {
+		t.Fatal(err, res.TapErr)
+	}
+	if out.String() != line || len(tapped) != 2 || tapped[0] != len(line) || tapped[1] != len(line) {
+		t.Fatalf("client got %d bytes, tap saw lines of %v bytes, want %d each", out.Len(), tapped, len(line))
+	}
+}
+
 // A stuck tap (a disk that stalls) must not hold forwarding up while the queue has
 // room: every line makes the round trip through cat while the tap is still blocked on
 // the first frame.

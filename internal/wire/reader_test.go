@@ -107,6 +107,15 @@ func TestReadLineHugeLine(t *testing.T) {
 	if string(got[2]) != "tail" {
 		t.Fatalf("last line = %q", got[2])
 	}
+	// Lines, as the proxy reads, with its 256 KB buffer and pipe-sized reads.
+	chunks := readChunks(t, &chunkReader{data: in, rng: rand.New(rand.NewPCG(1, 2)), max: 64 << 10}, 256<<10)
+	var whole bool
+	for _, c := range chunks {
+		whole = whole || bytes.Equal(c, line)
+	}
+	if !whole || !bytes.Equal(bytes.Join(chunks, nil), in) {
+		t.Fatalf("Lines: %d runs, the 64 MiB line not one of them whole", len(chunks))
+	}
 }
 
 func TestReadLineKeepsBytesBeforeError(t *testing.T) {
