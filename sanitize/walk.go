@@ -165,22 +165,11 @@ func unescape(raw []byte, offs []int) ([]byte, []int) {
 		start := i
 		var r rune = -1
 		n := 2
-		switch raw[i+1] {
-		case '"', '\\', '/':
-			out = append(out, raw[i+1])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
+		if b, ok := jsonx.EscapedByte(raw[i+1]); ok {
+			out = append(out, b)
+		} else if raw[i+1] == 'u' {
 			r, n = jsonx.DecodeU(raw[i:])
-		default:
+		} else {
 			out = append(out, raw[i], raw[i+1])
 			if track {
 				offs = append(offs, start)

@@ -17,27 +17,40 @@ func AppendUnescaped(dst []byte, raw string) []byte {
 		}
 		dst = append(dst, raw[:n]...)
 		raw = raw[n:]
-		switch c := raw[1]; c {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
+		c := raw[1]
+		if c == 'u' {
 			r, size := DecodeU(raw)
 			dst = utf8.AppendRune(dst, r)
 			raw = raw[size:]
 			continue
-		default: // \" \\ \/ (and, in content that is not valid JSON, the character itself)
-			dst = append(dst, c)
+		}
+		if b, ok := EscapedByte(c); ok {
+			dst = append(dst, b)
+		} else {
+			dst = append(dst, c) // not valid JSON: the character itself
 		}
 		raw = raw[2:]
 	}
+}
+
+// EscapedByte is the byte the two-character escape \c stands for; ok is false for
+// \u (DecodeU) and for what JSON does not allow after a backslash.
+func EscapedByte(c byte) (b byte, ok bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
 }
 
 // DecodeU decodes the \uXXXX escape at the start of b, and the low surrogate escape

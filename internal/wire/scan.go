@@ -249,10 +249,10 @@ func (s *scanner) str() bool {
 		if i+1 >= len(b) {
 			return false
 		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		switch {
+		case shortEscape[b[i+1]]:
 			i += 2
-		case 'u':
+		case b[i+1] == 'u':
 			if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
 				return false
 			}
