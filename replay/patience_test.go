@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -76,28 +77,35 @@ func TestPatience(t *testing.T) {
 				break
 			}
 		})
-		t.Run(version+"/released", func(t *testing.T) {
-			srv := &replay.Server{Script: sc, Patience: 50 * time.Millisecond}
-			s := serve(t, srv)
-			start := time.Now()
-			got := waitsForThreadStarted(s, sc)
-			if err := s.finish(); err != nil {
-				t.Fatalf("Serve: %v\nlog:\n%s", err, s.log.String())
-			}
-			got = append(got, s.rest()...)
-			if time.Since(start) < srv.Patience {
-				t.Errorf("finished in %v, before any patience ran out", time.Since(start))
-			}
-			if log := s.log.String(); !strings.Contains(log, "notification thread/started") || !strings.Contains(log, "request turn/start") || !strings.Contains(log, "patience") {
-				t.Errorf("log does not tell the release:\n%s", log)
-			}
-			var completed bool
-			for _, l := range got {
-				completed = completed || gjson.Get(l, "method").Str == "turn/completed"
-			}
-			if !completed {
-				t.Errorf("no turn/completed among %d lines", len(got))
-			}
-		})
+		for _, unordered := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/released/unordered=%v", version, unordered), func(t *testing.T) {
+				released(t, &replay.Server{Script: sc, Unordered: unordered, Patience: 50 * time.Millisecond})
+			})
+		}
+	}
+}
+
+// released drives srv with a client that waits for thread/started before turn/start
+// and checks that patience let the turn complete, and said so.
+func released(t *testing.T, srv *replay.Server) {
+	s := serve(t, srv)
+	start := time.Now()
+	got := waitsForThreadStarted(s, srv.Script)
+	if err := s.finish(); err != nil {
+		t.Fatalf("Serve: %v\nlog:\n%s", err, s.log.String())
+	}
+	got = append(got, s.rest()...)
+	if time.Since(start) < srv.Patience {
+		t.Errorf("finished in %v, before any patience ran out", time.Since(start))
+	}
+	if log := s.log.String(); !strings.Contains(log, "notification thread/started") || !strings.Contains(log, "request turn/start") || !strings.Contains(log, "patience") {
+		t.Errorf("log does not tell the release:\n%s", log)
+	}
+	var completed bool
+	for _, l := range got {
+		completed = completed || gjson.Get(l, "method").Str == "turn/completed"
+	}
+	if !completed {
+		t.Errorf("no turn/completed among %d lines", len(got))
 	}
 }
