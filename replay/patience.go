@@ -49,7 +49,7 @@ func (s *session) stalled() (server, client int) {
 		if f.Answers >= 0 {
 			continue // a response waits for its request
 		}
-		c := s.blockedOn(f)
+		c := s.blockedOn(i)
 		if c < 0 {
 			continue
 		}
@@ -63,18 +63,19 @@ func (s *session) stalled() (server, client int) {
 	return server, client
 }
 
-// blockedOn is the first client frame server frame f waits for, or -1.
-func (s *session) blockedOn(f *ServerFrame) int {
+// blockedOn is the first client frame server frame i waits for, or -1.
+func (s *session) blockedOn(i int) int {
 	if !s.srv.Unordered {
-		if s.lo < f.After {
+		if s.lo < s.sc.Server[i].After {
 			return s.lo
 		}
 		return -1
 	}
-	if d := s.keyDone[f.key]; d < f.afterKey {
-		return s.keyList[f.key][d]
+	k := &s.ix.server[i]
+	if d := s.keyDone[k.key]; d < k.afterKey {
+		return s.keyList[k.key][d]
 	}
-	if d := s.keyDone[""]; d < f.afterGlobal {
+	if d := s.keyDone[""]; d < k.afterGlobal {
 		return s.keyList[""][d]
 	}
 	return -1

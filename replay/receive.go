@@ -97,7 +97,7 @@ func (s *session) accept(j int, got Message) {
 		s.lo++
 	}
 	if s.srv.Unordered {
-		k := cf.key
+		k := s.ix.client[j].key
 		list := s.keyList[k]
 		for s.keyDone[k] < len(list) && s.matched[list[s.keyDone[k]]] {
 			s.keyDone[k]++

@@ -30,10 +30,6 @@ type ClientFrame struct {
 	// Answers is, for a response or error, the index in Script.Server of the server
 	// request it answers; -1 otherwise.
 	Answers int
-
-	key       string // thread the frame belongs to ("" when none), for unordered matching
-	keyPos    int    // position among the client frames of the same key
-	globalPos int    // client frames of no key recorded before it
 }
 
 // ServerFrame is a frame the server sends (stdout) or wrote to stderr.
@@ -49,10 +45,6 @@ type ServerFrame struct {
 	Answers int
 
 	idStart, idEnd int // where the id's value sits in Line, for responses
-
-	key         string
-	afterKey    int // client frames of the same key that must have been received
-	afterGlobal int // client frames of no key that must have been received
 }
 
 // Script is one server process lifetime of a recording, indexed for serving.
@@ -67,6 +59,7 @@ type Script struct {
 	Server   []ServerFrame   // server frames (s2c and stderr) in recorded order
 
 	keysOnce sync.Once
+	keys     *threadIndex // built by the first unordered Serve (threads)
 }
 
 // LoadFile reads the recording at path and builds the script of one segment
@@ -201,12 +194,33 @@ func idSpan(line []byte) (start, end int, ok bool) {
 	return start, end, ok
 }
 
-// indexKeys assigns every frame the thread it belongs to, for unordered matching:
+// threadIndex is what unordered serving knows of a script: the thread each frame
+// belongs to. It lives beside the frames, not in them, so that a Script stays
+// read-only (and safe to read) while servers use it.
+type threadIndex struct {
+	client []clientKey // by index in Script.Client
+	server []serverKey // by index in Script.Server
+}
+
+type clientKey struct {
+	key    string // thread the frame belongs to ("" when none)
+	pos    int    // position among the client frames of the same key
+	global int    // client frames of no key recorded before it
+}
+
+type serverKey struct {
+	key         string
+	afterKey    int // client frames of the same key that must have been received
+	afterGlobal int // client frames of no key that must have been received
+}
+
+// threads assigns every frame the thread it belongs to, for unordered matching:
 // frames of one thread keep their recorded order, frames of different threads may
 // interleave differently. Responses inherit the key of their request when they have
-// none of their own.
-func (sc *Script) indexKeys() {
+// none of their own. It is built once, on first use.
+func (sc *Script) threads() *threadIndex {
 	sc.keysOnce.Do(func() {
+		ix := &threadIndex{client: make([]clientKey, len(sc.Client)), server: make([]serverKey, len(sc.Server))}
 		// A request that names no thread but is answered with one (thread/start)
 		// belongs to the thread it creates.
 		answeredBy := map[int]int{}
@@ -217,43 +231,45 @@ func (sc *Script) indexKeys() {
 		}
 		perKey := map[string]int{}
 		for i := range sc.Client {
-			cf := &sc.Client[i]
-			cf.key = threadKey(cf.Line)
-			if cf.key == "" && cf.Answers >= 0 {
-				cf.key = threadKey(sc.Server[cf.Answers].Line)
+			cf, ck := &sc.Client[i], &ix.client[i]
+			ck.key = threadKey(cf.Line)
+			if ck.key == "" && cf.Answers >= 0 {
+				ck.key = threadKey(sc.Server[cf.Answers].Line)
 			}
-			if r, ok := answeredBy[i]; ok && cf.key == "" {
-				cf.key = threadKey(sc.Server[r].Line)
+			if r, ok := answeredBy[i]; ok && ck.key == "" {
+				ck.key = threadKey(sc.Server[r].Line)
 			}
-			cf.keyPos, cf.globalPos = perKey[cf.key], perKey[""]
-			perKey[cf.key]++
+			ck.pos, ck.global = perKey[ck.key], perKey[""]
+			perKey[ck.key]++
 		}
 		counts := map[string]int{}
 		next := 0 // client frames counted into counts so far
 		for i := range sc.Server {
-			sf := &sc.Server[i]
+			sf, sk := &sc.Server[i], &ix.server[i]
 			if sf.Dir == wire.ServerToClient {
-				sf.key = threadKey(sf.Line)
+				sk.key = threadKey(sf.Line)
 			}
 			if sf.Answers >= 0 {
 				// A response needs its request (checked directly) and what came
 				// before the request, in its own thread and outside any thread.
-				req := &sc.Client[sf.Answers]
-				if sf.key == "" {
-					sf.key = req.key
+				req := &ix.client[sf.Answers]
+				if sk.key == "" {
+					sk.key = req.key
 				}
-				if req.key == sf.key {
-					sf.afterKey = req.keyPos
+				if req.key == sk.key {
+					sk.afterKey = req.pos
 				}
-				sf.afterGlobal = req.globalPos
+				sk.afterGlobal = req.global
 				continue
 			}
 			for ; next < sf.After; next++ {
-				counts[sc.Client[next].key]++
+				counts[ix.client[next].key]++
 			}
-			sf.afterKey, sf.afterGlobal = counts[sf.key], counts[""]
+			sk.afterKey, sk.afterGlobal = counts[sk.key], counts[""]
 		}
+		sc.keys = ix
 	})
+	return sc.keys
 }
 
 var keyPaths = []string{"params.threadId", "params.thread.id", "result.thread.id", "params.turn.threadId"}

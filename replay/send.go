@@ -62,7 +62,8 @@ func (s *session) ready(i int) bool {
 	if f.Answers >= 0 && !s.matched[f.Answers] {
 		return false
 	}
-	return s.keyDone[f.key] >= f.afterKey && s.keyDone[""] >= f.afterGlobal
+	k := &s.ix.server[i]
+	return s.keyDone[k.key] >= k.afterKey && s.keyDone[""] >= k.afterGlobal
 }
 
 // dueTime fixes, the first time frame i is ready at the head of its queue, when it

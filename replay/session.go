@@ -21,9 +21,10 @@ type session struct {
 
 	// Client side.
 	matched []bool
-	liveID  []wire.ID // the live id each matched client frame came with
-	lo      int       // first unmatched client frame; in ordered mode, frames matched
-	lines   int       // client lines read
+	liveID  []wire.ID    // the live id each matched client frame came with
+	lo      int          // first unmatched client frame; in ordered mode, frames matched
+	lines   int          // client lines read
+	ix      *threadIndex // unordered mode's threads
 	keyDone map[string]int
 	keyList map[string][]int
 
@@ -89,15 +90,15 @@ func newSession(srv *Server, w io.Writer) *session {
 		s.queues = []*queue{q}
 		return s
 	}
-	sc.indexKeys()
+	s.ix = sc.threads()
 	s.keyDone, s.keyList = map[string]int{}, map[string][]int{}
 	for i := range sc.Client {
-		k := sc.Client[i].key
+		k := s.ix.client[i].key
 		s.keyList[k] = append(s.keyList[k], i)
 	}
 	byKey := map[string]*queue{}
 	for i := range sc.Server {
-		k := sc.Server[i].key
+		k := s.ix.server[i].key
 		q := byKey[k]
 		if q == nil {
 			q = &queue{}
