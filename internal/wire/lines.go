@@ -38,7 +38,7 @@ func (l *Lines) Next(buf []byte) ([]byte, error) {
 		start := len(buf)
 		n, err := l.r.Read(buf[start:cap(buf)])
 		buf, l.err = buf[:start+n], err
-		if i := bytes.LastIndexByte(buf[start:], '\n'); i >= 0 {
+		if i := lastNewline(buf[start:]); i >= 0 {
 			end := start + i + 1
 			l.carry = append(l.carry, buf[end:]...)
 			return buf[:end], nil
@@ -48,4 +48,26 @@ func (l *Lines) Next(buf []byte) ([]byte, error) {
 		return buf, nil // the final line, without '\n'
 	}
 	return nil, l.err
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), which walks back a byte at a time: a read
+// that ended inside a 200 KB line would have the line walked whole. Past a short walk
+// back, it jumps forward from newline to newline with IndexByte instead (vectorized).
+func lastNewline(b []byte) int {
+	const walk = 256
+	for i := len(b) - 1; i >= 0 && i >= len(b)-walk; i-- {
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	last := -1
+	for i, end := 0, max(len(b)-walk, 0); i < end; {
+		j := bytes.IndexByte(b[i:end], '\n')
+		if j < 0 {
+			break
+		}
+		last = i + j
+		i = last + 1
+	}
+	return last
 }

@@ -223,3 +223,22 @@ func FuzzReadLine(f *testing.F) {
 		}
 	})
 }
+
+// TestLinesLongPartialRead: a read that ends inside a long line returns the lines
+// before it and carries the partial line over whole, wherever the last newline sits.
+func TestLinesLongPartialRead(t *testing.T) {
+	for _, before := range []int{0, 1, 255, 256, 257, 1000, 100_000} {
+		head := strings.Repeat("h", before) + "\n"
+		long := strings.Repeat("x", 300_000) + "\n"
+		in := head + long + "tail\n"
+		chunks := readChunks(t, &chunkReader{data: []byte(in), rng: rand.New(rand.NewPCG(uint64(before), 9)), max: 64 << 10}, 256<<10)
+		if got := string(bytes.Join(chunks, nil)); got != in {
+			t.Fatalf("before=%d: bytes differ", before)
+		}
+		for i, c := range chunks {
+			if !wire.HasNewline(c) || (bytes.Contains(c, []byte("x")) && bytes.Count(c, []byte("x")) != 300_000) {
+				t.Fatalf("before=%d: run %d (%d bytes) cuts a line", before, i, len(c))
+			}
+		}
+	}
+}
