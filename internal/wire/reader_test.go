@@ -83,6 +83,21 @@ func TestReadLine(t *testing.T) {
 						t.Errorf("line %d = %q, want %q", i, got[i], tt.want[i])
 					}
 				}
+				// Lines, as the proxy reads: runs of the same lines, whole.
+				var lines []string
+				for _, run := range readChunks(t, split.r(tt.in), 4) {
+					for rest := string(run); rest != ""; {
+						n := strings.IndexByte(rest, '\n') + 1
+						if n == 0 {
+							n = len(rest)
+						}
+						lines = append(lines, rest[:n])
+						rest = rest[n:]
+					}
+				}
+				if strings.Join(lines, "|") != strings.Join(tt.want, "|") {
+					t.Errorf("Lines: %q, want %q", lines, tt.want)
+				}
 			})
 		}
 	}
@@ -128,6 +143,20 @@ func TestReadLineKeepsBytesBeforeError(t *testing.T) {
 	line, err := lr.ReadLine()
 	if string(line) != "partial" || !errors.Is(err, boom) {
 		t.Fatalf("second = %q, %v; want the partial bytes with the error", line, err)
+	}
+}
+
+func TestLinesKeepBytesBeforeError(t *testing.T) {
+	boom := errors.New("boom")
+	lr := wire.NewLines(io.MultiReader(strings.NewReader("a\npartial"), iotest.ErrReader(boom)))
+	if run, err := lr.Next(nil); string(run) != "a\n" || err != nil {
+		t.Fatalf("first = %q, %v", run, err)
+	}
+	if run, err := lr.Next(nil); string(run) != "partial" || err != nil {
+		t.Fatalf("second = %q, %v; want the partial line, then the error", run, err)
+	}
+	if run, err := lr.Next(nil); run != nil || !errors.Is(err, boom) {
+		t.Fatalf("third = %q, %v; want the error", run, err)
 	}
 }
 
