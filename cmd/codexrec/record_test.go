@@ -122,6 +122,38 @@ func roundTrip(t *testing.T, stdin io.Writer, stdout *bufio.Reader, line string)
 	}
 }
 
+// TestRecordBackPressure: with --queue 1 the recorder (validating and sanitizing
+// every frame) falls behind at once; forwarding slows down instead of dropping, and
+// the client and the recording get every byte of 3000 lines, some of 300 KB (past a
+// read buffer), with the buffers recycled as record does.
+func TestRecordBackPressure(t *testing.T) {
+	var in strings.Builder
+	for i := range 3000 {
+		pad := strings.Repeat("p", i%97)
+		if i%500 == 499 {
+			pad = strings.Repeat("long output ", 25_000)
+		}
+		fmt.Fprintf(&in, `{"method":"item/agentMessage/delta","params":{"threadId":"t","turnId":"u","itemId":"i%d","delta":"%s"}}`+"\n", i, pad)
+	}
+	out := filepath.Join(t.TempDir(), "s.jsonl")
+	r := runCodexrec(t, "", strings.NewReader(in.String()), "record", "--queue", "1", "-o", out, "--", "cat")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if string(r.stdout) != in.String() {
+		t.Fatalf("client got %d bytes, want %d", len(r.stdout), in.Len())
+	}
+	rec := readRecording(t, out)
+	for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
+		if got := frameBytes(rec, dir); string(got) != in.String() {
+			t.Errorf("%s recorded %d bytes, want %d", dir, len(got), in.Len())
+		}
+		if n := rec.Trailer.Frames[dir.String()]; n != 3000 {
+			t.Errorf("trailer counts %d %s frames, want 3000", n, dir)
+		}
+	}
+}
+
 func TestRecordChildExitsMidStream(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.jsonl")
 	s := startSession(t, "", nil, "record", "-o", out, "--", faultserverBin(t), "-exit-after", "2", "-code", "5")
