@@ -7,8 +7,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 benchtime=${BENCHTIME:-2s}
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-go test -run '^$' -bench '^Benchmark(Pipe|RoundTrip)$' -benchtime "$benchtime" -count "${COUNT:-3}" ./cmd/codexrec | tee "$out"
+trap 'rm -f "$out" "$out.test"' EXIT
+# PIN=1 runs everything on one CPU: no wake-up crosses CPUs, so the round trip measures
+# the work on the path (steadier on a shared machine, but not what a client sees).
+pin=()
+if [ "${PIN:-0}" = 1 ]; then
+  pin=(taskset -c 0)
+fi
+go test -c -o "$out.test" ./cmd/codexrec
+(cd cmd/codexrec && "${pin[@]}" "$out.test" -test.run '^$' -test.bench '^Benchmark(Pipe|RoundTrip)$' -test.benchtime "$benchtime" -test.count "${COUNT:-3}") | tee "$out"
+rm -f "$out.test"
 awk '
 /^BenchmarkPipe\// {
   split($1, p, "/"); mode = p[2]
