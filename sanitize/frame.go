@@ -47,7 +47,11 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			repl = []byte(spans[0].repl)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
-			repl, reds64 = z.base64Field(raw, string(w.memberKey()) == "deltaBase64")
+			stream := ""
+			if string(w.memberKey()) == "deltaBase64" {
+				stream = deltaStream(b)
+			}
+			repl, reds64 = z.base64Field(raw, stream)
 			spans = append(spans, reds64...)
 		case t.escaped && hiddenEscapes(raw):
 			// \uXXXX or \/ may spell a secret differently: search the decoded text
@@ -57,6 +61,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			spans = z.find(text, &f, spans, false)
 			if !t.isKey && string(w.memberKey()) == "delta" {
 				spans = z.edgeSpans(text, spans)
+				spans = z.shapeEdges(deltaStream(b), text, spans)
 			}
 			if len(spans) > 0 {
 				if offs == nil {
@@ -72,6 +77,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			spans = z.find(raw, &f, spans, false)
 			if !t.isKey && string(w.memberKey()) == "delta" {
 				spans = z.edgeSpans(raw, spans)
+				spans = z.shapeEdges(deltaStream(b), raw, spans)
 			}
 			if len(spans) > 0 {
 				alignEscapes(raw, spans)
@@ -186,7 +192,7 @@ func isBase64(raw []byte) bool {
 // base64Field decodes a field ending in "Base64" (fs/readFile dataBase64, command
 // deltaBase64), sanitizes the decoded bytes as text and re-encodes them when a span
 // was replaced. The returned spans carry the rules (positions are in decoded text).
-func (z *Sanitizer) base64Field(raw []byte, delta bool) ([]byte, []span) {
+func (z *Sanitizer) base64Field(raw []byte, stream string) ([]byte, []span) {
 	enc := base64.StdEncoding
 	if len(raw)%4 != 0 {
 		enc = base64.RawStdEncoding
@@ -197,8 +203,9 @@ func (z *Sanitizer) base64Field(raw []byte, delta bool) ([]byte, []span) {
 	}
 	f := z.filterFor(dec, false).text()
 	spans := z.find(dec, &f, nil, false)
-	if delta {
+	if stream != "" {
 		spans = z.edgeSpans(dec, spans)
+		spans = z.shapeEdges(stream, dec, spans)
 	}
 	if len(spans) == 0 {
 		return nil, nil

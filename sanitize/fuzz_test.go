@@ -30,7 +30,13 @@ func fuzzSanitizer(tb testing.TB) (*sanitize.Sanitizer, []string) {
 // both ways, a second pass changes nothing, and out is in with some spans replaced
 // by placeholders or map targets (every other byte unchanged).
 func checkFrame(t *testing.T, z *sanitize.Sanitizer, targets []string, in []byte) {
+	// Each input is a session of its own: a delta that ends inside a secret-shaped
+	// token leaves its stream open, and the next delta's first token would be taken
+	// for the rest of it.
+	z.ForgetStreams()
+	defer z.ForgetStreams()
 	out, reds := z.Frame(in)
+	z.ForgetStreams()
 	content := func(b []byte) []byte { return bytes.TrimSuffix(b, []byte("\n")) }
 	if json.Valid(content(in)) != json.Valid(content(out)) {
 		t.Fatalf("JSON validity changed:\nin:  %q\nout: %q", in, out)
@@ -106,6 +112,7 @@ func fuzzSeeds(f *testing.F) {
 		`{"params":{"env":{"A":"x"},"cwd":"/tmp/ws/a","p":"\/tmp\/ws"}}` + "\n",
 		`{"a":"fake-access-token-12345","b":"ZmFrZS1hY2Nlc3MtdG9rZW4tMTIzNDU=","c":"fake%2Daccess"}`,
 		`{"deltaBase64":"cGFzc3dvcmQ9YWJjMTIzZGVmNDU2Cg=="}`,
+		`{"method":"item/commandExecution/outputDelta","params":{"itemId":"c","delta":"word KEY=sk-proj-abc"}}`,
 		`{"x":"token=abc123def456ghi \"quoted\" \ud83d\ude00 \ud800"}`,
 		`not json /tmp/ws sk-proj-0123456789abcdefghijKLMN`,
 		`{"unterminated":"sk-proj-0123456789abcdefghijKLMN`,

@@ -69,11 +69,14 @@ type Sanitizer struct {
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
 	// questions marked isSecret, whose answers the client's response carries.
 	secretQuestions map[string]map[string]bool
+	// openEdges maps a delta stream whose last delta ended inside a secret-shaped token
+	// to the token's rule (see shapeEdges).
+	openEdges map[string]string
 }
 
 // New checks opts and compiles a Sanitizer.
 func New(opts Options) (*Sanitizer, error) {
-	z := &Sanitizer{salted: opts.Salt != "", secretQuestions: map[string]map[string]bool{}}
+	z := &Sanitizer{salted: opts.Salt != "", secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}}
 	if z.salted {
 		z.key = []byte("codexrec-sanitize-v1:" + opts.Salt)
 	} else {
@@ -228,7 +231,7 @@ func (z *Sanitizer) FrameClassified(line []byte, isJSON bool) ([]byte, []Redacti
 
 func (z *Sanitizer) frame(line, content []byte, isJSON func() bool) (out []byte, redactions []Redaction) {
 	f := z.filterFor(content, false)
-	if f.empty() && !hiddenEscapes(content) {
+	if f.empty() && !hiddenEscapes(content) && !z.edgesOpen() {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte

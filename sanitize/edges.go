@@ -1,0 +1,113 @@
+package sanitize
+
+import (
+	"bytes"
+
+	"github.com/tidwall/gjson"
+)
+
+// Streamed output is cut wherever the pipe was read, so a token shaped like a secret
+// (sk-..., ghp_..., eyJ...) can begin one delta and end the next, and neither piece
+// matches a shape rule. shapeEdges closes that gap without holding frames back: a
+// delta that ends inside a token starting with a rule's literal has the token replaced
+// (the rest may follow), and the stream is marked, so that the token characters the
+// next delta of the same stream begins with are replaced too. A harmless word cut at
+// the end of a delta costs a placeholder; a secret costs nothing.
+
+// deltaStream names the stream a delta frame belongs to: its item, or its process and
+// output stream (command/exec).
+func deltaStream(line []byte) string {
+	r := gjson.GetManyBytes(line, "params.itemId", "params.processId", "params.stream")
+	if r[0].Str != "" {
+		return r[0].Str
+	}
+	if r[1].Str != "" {
+		return r[1].Str + "/" + r[2].Str
+	}
+	return ""
+}
+
+// shapeEdges adds to spans the pieces of secret-shaped tokens at the edges of delta
+// text of stream (see above).
+func (z *Sanitizer) shapeEdges(stream string, text []byte, spans []span) []span {
+	n := len(spans)
+	spans = z.shapeEdgeSpans(stream, text, spans)
+	if len(spans) > n {
+		return resolve(spans, 0) // sorted, without overlaps, as rewrite needs
+	}
+	return spans
+}
+
+func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []span {
+	if stream == "" {
+		return spans
+	}
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	lead := 0
+	if rule, open := z.openEdges[stream]; open {
+		delete(z.openEdges, stream)
+		for lead < len(text) && isTokenByte(text[lead]) {
+			lead++
+		}
+		if lead > 0 {
+			spans = append(spans, span{0, lead, rule, z.placeholder(rule, text[:lead])})
+		}
+		if lead == len(text) {
+			z.openEdges[stream] = rule // the token runs on past this delta too
+			return spans
+		}
+	}
+	start := len(text)
+	for start > lead && isTokenByte(text[start-1]) {
+		start--
+	}
+	// The token at the end starts with a rule's literal at a word boundary inside
+	// that run (KEY=sk-..., the run being "KEY=sk-...").
+	best, bestRule := -1, ""
+	for _, r := range shapeRules {
+		if !r.run {
+			continue
+		}
+		for _, lit := range r.lits {
+			// The first occurrence at a word boundary is where the token starts.
+			for from := start; from < len(text); {
+				j := bytes.Index(text[from:], []byte(lit))
+				if j < 0 {
+					break
+				}
+				i := from + j
+				from = i + 1
+				if i > 0 && isWordByte(text[i-1]) || i == lead && lead > 0 {
+					continue
+				}
+				if best < 0 || i < best {
+					best, bestRule = i, r.name
+				}
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return spans
+	}
+	z.openEdges[stream] = bestRule
+	return append(spans, span{best, len(text), bestRule, z.placeholder(bestRule, text[best:])})
+}
+
+// edgesOpen reports whether a stream's last delta ended inside a secret-shaped token,
+// so frames without any literal must still be looked at.
+func (z *Sanitizer) edgesOpen() bool {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return len(z.openEdges) > 0
+}
+
+// ForgetStreams drops what the sanitizer remembers of delta streams (an edge left
+// open by a delta that ended inside a secret-shaped token), as at the start of a
+// session.
+func (z *Sanitizer) ForgetStreams() {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	clear(z.openEdges)
+}
