@@ -61,12 +61,11 @@ type schemaValidator struct {
 func (sv *schemaValidator) Note() string { return sv.note }
 
 func (sv *schemaValidator) Frame(e *recorder.Entry) []Finding {
-	if e.Dir == wire.Stderr || !e.Msg.Kind.IsJSON() || e.Msg.Kind == wire.KindUnknown {
-		// Lines that are not JSON-RPC are stdout-noise or client-noise already.
-		sv.v.Check(&wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg})
-		return nil
-	}
+	// Every frame goes through the validator, which keeps the request pairing.
 	fs := sv.v.Check(&wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg})
+	if e.Dir == wire.Stderr || !e.Msg.Kind.IsJSON() || e.Msg.Kind == wire.KindUnknown {
+		return nil // lines that are not JSON-RPC are stdout-noise or client-noise already
+	}
 	var out []Finding
 	for _, f := range fs {
 		if f.Rule == schema.RuleUnpairedResponse {
