@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"codexrec/internal/jsonx"
 	"codexrec/internal/wire"
@@ -98,29 +100,22 @@ func (s *state) escapes(e *recorder.Entry, msg []byte) {
 		}
 		i += off
 		off = i + 2
-		if !escaped(msg, i) || i+6 > len(msg) {
+		if !escaped(msg, i) {
 			continue
 		}
-		r, ok := jsonx.Hex4(msg[i+2 : i+6])
-		if !ok {
-			continue
+		r, n := jsonx.DecodeU(msg[i:])
+		if n == 2 {
+			continue // not four hex digits
 		}
-		off = i + 6
+		off = i + n // past a surrogate pair as a whole
 		switch {
 		case r == 0x1b && !ansi:
 			ansi = true
 			s.report(Finding{Rule: RuleANSI, Seqs: []int64{e.Seq}, Dir: e.Dir.String(), Method: e.Msg.Method,
 				Message: fmt.Sprintf("%s message carries an ANSI escape (\\u001b) at byte %d", e.Msg.Method, i)})
-		case r >= 0xd800 && r <= 0xdbff:
-			if i+12 <= len(msg) && msg[i+6] == '\\' && msg[i+7] == 'u' {
-				if lo, ok := jsonx.Hex4(msg[i+8 : i+12]); ok && lo >= 0xdc00 && lo <= 0xdfff {
-					off = i + 12
-					continue
-				}
-			}
-			fallthrough
-		case r >= 0xdc00 && r <= 0xdfff:
-			if !lone {
+		case r == utf8.RuneError && n == 6 && !lone:
+			// DecodeU gives U+FFFD for a lone surrogate, and for a \ufffd as written.
+			if u, _ := jsonx.Hex4(msg[i+2 : i+6]); utf16.IsSurrogate(u) {
 				lone = true
 				s.report(Finding{Rule: RuleInvalidUTF8, Seqs: []int64{e.Seq}, Dir: e.Dir.String(), Method: e.Msg.Method,
 					Message: fmt.Sprintf("%s message carries a lone UTF-16 surrogate %s at byte %d: it decodes to no valid UTF-8", e.Msg.Method, msg[i:i+6], i)})
