@@ -18,10 +18,10 @@ func newAggregator() *aggregator {
 }
 
 func (g *aggregator) add(dir string, m *Message, c Change) {
-	gk := dir + " " + m.key()
+	gk := dir + " " + m.Key
 	grp := g.byGroup[gk]
 	if grp == nil {
-		grp = &Group{Dir: dir, Kind: kindName(m), Method: m.Method}
+		grp = &Group{Dir: dir, Kind: m.Kind.String(), Method: m.Method}
 		g.byGroup[gk] = grp
 	}
 	ck := gk + "\x00" + string(c.Change) + "\x00" + c.Pointer
@@ -86,7 +86,7 @@ func findMoves(steps []pair, a, b []Message) moves {
 	byKey := map[string][]int{} // unmatched new messages by key, in order
 	for _, p := range steps {
 		if p.old < 0 {
-			k := b[p.new].key()
+			k := b[p.new].Key
 			byKey[k] = append(byKey[k], p.new)
 		}
 	}
@@ -97,11 +97,11 @@ func findMoves(steps []pair, a, b []Message) moves {
 		if p.new >= 0 {
 			continue
 		}
-		cands := byKey[a[p.old].key()]
+		cands := byKey[a[p.old].Key]
 		for ci, j := range cands {
 			if normalize.Equal(a[p.old].Value, b[j].Value) {
 				mv.from[p.old], mv.to[j] = j, p.old
-				byKey[a[p.old].key()] = append(cands[:ci:ci], cands[ci+1:]...)
+				byKey[a[p.old].Key] = append(cands[:ci:ci], cands[ci+1:]...)
 				break
 			}
 		}
@@ -124,7 +124,7 @@ func compareEnums(agg *aggregator, dir string, a, b []Message) {
 		ptrs := map[loc]bool{}
 		for i := range ms {
 			m := &ms[i]
-			k := m.key()
+			k := m.Key
 			collectEnums(&path, m.Value, func(ptr, v string) {
 				l := loc{k, ptr}
 				ptrs[l] = true

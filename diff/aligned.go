@@ -37,7 +37,7 @@ func eachStep(a, b []Message, visit func(*Step)) {
 	intern := func(ms []Message) []int32 {
 		out := make([]int32, len(ms))
 		for i := range ms {
-			k := ms[i].key()
+			k := ms[i].Key
 			id, ok := keys[k]
 			if !ok {
 				id = int32(len(keys))

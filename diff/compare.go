@@ -109,8 +109,6 @@ func appendMember(path []byte, key string) []byte {
 	return append(path, jsonx.EscapeToken(key)...)
 }
 
-func member(ptr, key string) string { return ptr + "/" + jsonx.EscapeToken(key) }
-
 // enumKeys are member names whose string values are treated as enum values.
 var enumKeys = map[string]bool{
 	"type": true, "status": true, "kind": true, "role": true, "phase": true, "source": true,

@@ -136,12 +136,12 @@ func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Messa
 func methodsOnlyIn(out *[]MethodRef, dir string, have, other []Message) {
 	seen := map[string]bool{}
 	for i := range other {
-		seen[other[i].key()] = true
+		seen[other[i].Key] = true
 	}
 	idx := map[string]int{}
 	for i := range have {
 		m := &have[i]
-		k := m.key()
+		k := m.Key
 		if seen[k] {
 			continue
 		}
@@ -150,11 +150,9 @@ func methodsOnlyIn(out *[]MethodRef, dir string, have, other []Message) {
 			continue
 		}
 		idx[k] = len(*out)
-		*out = append(*out, MethodRef{Dir: dir, Kind: kindName(m), Method: m.Method, Count: 1})
+		*out = append(*out, MethodRef{Dir: dir, Kind: m.Kind.String(), Method: m.Method, Count: 1})
 	}
 }
-
-func kindName(m *Message) string { return m.Kind.String() }
 
 // OnlyMoves reports whether the sessions differ only in the order of some messages
 // (every change is a message-moved): the same after normalisation, had asynchronous

@@ -35,8 +35,6 @@ type Message struct {
 	Key string
 }
 
-func (m *Message) key() string { return m.Key }
-
 // keys interns alignment keys so messages of one method share one string.
 type keys map[[2]string]string
 
