@@ -3,6 +3,7 @@ package check
 import (
 	"codexrec/internal/wire"
 	"codexrec/recorder"
+	"codexrec/schema"
 )
 
 // schemaWait is how many frames wait for the Codex version (learned from the
@@ -77,7 +78,7 @@ func schemaFinding(f Finding, fr frameInfo) Finding {
 	if len(f.Seqs) == 0 {
 		f.Seqs = []int64{fr.seq}
 	}
-	if f.Rule == "invalid" && fr.dir == wire.ClientToServer && (fr.kind == wire.KindResponse || fr.kind == wire.KindError) {
+	if f.Rule == string(schema.RuleInvalid) && fr.dir == wire.ClientToServer && (fr.kind == wire.KindResponse || fr.kind == wire.KindError) {
 		f.Rule = RuleAnswerShape
 		f.Severity = Error
 		f.Message = "the client's answer to " + f.Method + " does not fit its result schema: " + f.Message
@@ -89,13 +90,13 @@ func schemaFinding(f Finding, fr frameInfo) Finding {
 
 // recordedFinding takes a finding written into the recording during record.
 func (s *state) recordedFinding(e *recorder.Entry) {
-	if e.Rule == "unpaired-response" {
+	if e.Rule == string(schema.RuleUnpairedResponse) {
 		return // response-without-request says the same
 	}
 	sev, err := ParseSeverity(e.Severity)
 	if err != nil {
 		sev = Warning
-		if e.Rule == "invalid" {
+		if e.Rule == string(schema.RuleInvalid) {
 			sev = Error
 		}
 	}
