@@ -183,14 +183,4 @@ func isItemType(ptr string) bool {
 
 // render is a value as shown in reports: compact normalised JSON, shortened to max
 // bytes (keeping UTF-8 intact) with "…" marking the cut.
-func render(v any, max int) string {
-	b := normalize.Marshal(v)
-	if len(b) <= max {
-		return string(b)
-	}
-	cut := max
-	for cut > 0 && b[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return string(b[:cut]) + "…"
-}
+func render(v any, max int) string { return shorten(string(normalize.Marshal(v)), max) }

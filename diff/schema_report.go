@@ -187,6 +187,7 @@ func (r *SchemaReport) Worst() (Tier, bool) {
 	return 0, false
 }
 
+// shorten cuts s to max bytes, keeping UTF-8 intact, with "…" marking the cut.
 func shorten(s string, max int) string {
 	if len(s) <= max {
 		return s
