@@ -61,11 +61,7 @@ func preview(b []byte) string {
 	}
 	s := mask(string(bytes.ToValidUTF8(b, []byte("?"))))
 	if len(s) > n {
-		cut := n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		return fmt.Sprintf("%q...", s[:cut])
+		return fmt.Sprintf("%q...", cutUTF8(s, n))
 	}
 	return fmt.Sprintf("%q", s)
 }

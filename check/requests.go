@@ -191,11 +191,15 @@ func intern(s string) string {
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
-		cut := n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "..."
+		s = cutUTF8(s, n) + "..."
 	}
 	return s
+}
+
+// cutUTF8 is s cut to at most n bytes (n < len(s)) at a rune boundary.
+func cutUTF8(s string, n int) string {
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }
