@@ -145,51 +145,37 @@ func stringEnd(b []byte, i int) (int, bool) {
 	}
 }
 
-// unescape decodes the content of a JSON string. offs, when non-nil on entry, is
-// filled so that offs[k] is the raw offset where decoded byte k's escape begins, with
-// offs[len(out)] = len(raw): spans found in the decoded text map back to raw bytes.
+// unescape decodes the content of a JSON string as jsonx.AppendUnescaped does. offs,
+// when non-nil on entry, is filled so that offs[k] is the raw offset where decoded
+// byte k's escape begins, with offs[len(out)] = len(raw): spans found in the decoded
+// text map back to raw bytes.
 func unescape(raw []byte, offs []int) ([]byte, []int) {
 	out := make([]byte, 0, len(raw))
-	track := offs != nil
+	if offs == nil {
+		return jsonx.AppendUnescaped(out, string(raw)), nil
+	}
 	offs = offs[:0]
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' || i+1 >= len(raw) {
-			out = append(out, c)
-			if track {
-				offs = append(offs, i)
-			}
+		start, before := i, len(out)
+		switch {
+		case raw[i] != '\\' || i+1 >= len(raw):
+			out = append(out, raw[i])
 			i++
-			continue
-		}
-		start := i
-		var r rune = -1
-		n := 2
-		if b, ok := jsonx.EscapedByte(raw[i+1]); ok {
-			out = append(out, b)
-		} else if raw[i+1] == 'u' {
-			r, n = jsonx.DecodeU(raw[i:])
-		} else {
-			out = append(out, raw[i], raw[i+1])
-			if track {
-				offs = append(offs, start)
-			}
-		}
-		if r >= 0 {
-			before := len(out)
+		case raw[i+1] == 'u':
+			r, n := jsonx.DecodeU(raw[i:])
 			out = utf8.AppendRune(out, r)
-			if track {
-				for k := before; k < len(out); k++ {
-					offs = append(offs, start)
-				}
+			i += n
+		default:
+			b, ok := jsonx.EscapedByte(raw[i+1])
+			if !ok {
+				b = raw[i+1] // not valid JSON: the character itself, as AppendUnescaped
 			}
-		} else if track {
+			out = append(out, b)
+			i += 2
+		}
+		for range len(out) - before {
 			offs = append(offs, start)
 		}
-		i += n
 	}
-	if track {
-		offs = append(offs, len(raw))
-	}
-	return out, offs
+	return out, append(offs, len(raw))
 }
