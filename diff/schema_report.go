@@ -2,7 +2,6 @@ package diff
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -238,12 +237,7 @@ func (r *SchemaReport) WriteText(w io.Writer, colour bool) error {
 }
 
 // WriteJSON writes the report as one indented JSON document.
-func (r *SchemaReport) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
+func (r *SchemaReport) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
 
 // Rules lists every rule id with its tier, for documentation and --list-rules.
 func Rules() []SchemaChange {
