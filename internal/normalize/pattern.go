@@ -3,6 +3,8 @@ package normalize
 import (
 	"fmt"
 	"strings"
+
+	"codexrec/internal/jsonx"
 )
 
 // pattern is a parsed JSON pointer with wildcards: "*" matches one segment, "**" any
@@ -20,8 +22,7 @@ func parsePattern(p string) (pattern, error) {
 				return nil, fmt.Errorf("ignore pattern %q: segment %q: '~' must be followed by 0 or 1", p, s)
 			}
 		}
-		s = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-		segs[i] = s
+		segs[i] = jsonx.UnescapeToken(s)
 	}
 	return pattern(segs), nil
 }
