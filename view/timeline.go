@@ -54,9 +54,9 @@ type Note struct {
 // both a whole file and a recording that is still being written. The zero value is
 // ready to use; it is not safe for concurrent use.
 type Builder struct {
-	pending map[pendingKey]*pendingReq // requests awaiting an answer
-	active  map[string]string          // thread id -> turn id of the running turn
-	text    map[string]string          // item id -> agent text so far
+	pending map[pendingKey]*Row // requests awaiting an answer
+	active  map[string]string   // thread id -> turn id of the running turn
+	text    map[string]string   // item id -> agent text so far
 	segment int
 }
 
@@ -65,16 +65,11 @@ type pendingKey struct {
 	id  wire.ID
 }
 
-type pendingReq struct {
-	row          *Row
-	thread, turn string
-}
-
 // Frame builds the row for a frame entry. Rows for earlier requests are updated in
 // place when their response arrives (Pair, Latency), so callers holding them see it.
 func (b *Builder) Frame(e *recorder.Entry) *Row {
 	if b.pending == nil {
-		b.pending = map[pendingKey]*pendingReq{}
+		b.pending = map[pendingKey]*Row{}
 		b.active = map[string]string{}
 		b.text = map[string]string{}
 	}
@@ -94,21 +89,21 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 	r.Item = firstStr(p, "itemId", "item.id")
 	switch e.Msg.Kind {
 	case wire.KindRequest:
-		b.pending[pendingKey{e.Dir, e.Msg.ID}] = &pendingReq{row: r}
+		b.pending[pendingKey{e.Dir, e.Msg.ID}] = r
 	case wire.KindResponse, wire.KindError:
 		res := msg.Get("result")
 		r.Thread = firstStr(res, "thread.id")
 		r.Turn = firstStr(res, "turn.id")
 		if req, ok := b.pending[pendingKey{e.Dir.Opposite(), e.Msg.ID}]; ok {
 			delete(b.pending, pendingKey{e.Dir.Opposite(), e.Msg.ID})
-			r.Pair, req.row.Pair = req.row.Seq, r.Seq
-			r.Latency = r.Time - req.row.Time
-			req.row.Latency = r.Latency
+			r.Pair, req.Pair = req.Seq, r.Seq
+			r.Latency = r.Time - req.Time
+			req.Latency = r.Latency
 			if r.Thread == "" {
-				r.Thread = req.row.Thread
+				r.Thread = req.Thread
 			}
 			if r.Turn == "" {
-				r.Turn = req.row.Turn
+				r.Turn = req.Turn
 			}
 		}
 	}
