@@ -105,7 +105,6 @@ func buildSession(rec *recorder.Recording) sessionData {
 		s.Blocks = append(s.Blocks, k)
 		cur, block = k, len(s.Blocks)-1
 	}
-	segment := 1
 	newBlock(blockData{Segment: 1})
 	for i := range rec.Entries {
 		e := &rec.Entries[i]
@@ -127,9 +126,8 @@ func buildSession(rec *recorder.Recording) sessionData {
 					Severity: n.Severity, Pointer: n.Pointer, Reason: n.Reason, Detail: n.Detail})
 			}
 		case recorder.TypeSegment:
-			segment = e.Segment
 			b.Segment(e.Segment)
-			newBlock(blockData{Segment: segment})
+			newBlock(blockData{Segment: e.Segment})
 			s.Frames = append(s.Frames, frameData{T: e.Time.Seconds(), Block: block,
 				Summary: fmt.Sprintf("server process %d started: %s", e.Segment, strings.Join(e.Command, " "))})
 			rows = append(rows, nil)
