@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -148,7 +149,7 @@ func (s *state) turnEvent(e *recorder.Entry, p params) {
 	m := e.Msg.Method
 	if c := s.threads.closedTurn(p.turnID); c != nil {
 		s.report(Finding{Rule: RuleLateEvent, Seqs: []int64{e.Seq, c.completedSeq}, Method: m, Thread: p.thread, Turn: p.turnID,
-			Item:    cmp2(p.itemID, p.item.Get("id").Str),
+			Item:    cmp.Or(p.itemID, p.item.Get("id").Str),
 			Message: fmt.Sprintf("%s after the turn's turn/completed (frame %d)", m, c.completedSeq)})
 		return
 	}
@@ -213,11 +214,4 @@ func (s *state) turnEvent(e *recorder.Entry, p params) {
 				Message: fmt.Sprintf("%s after the item's item/completed (frame %d)", m, it.completed)})
 		}
 	}
-}
-
-func cmp2(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
