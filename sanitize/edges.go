@@ -63,7 +63,8 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []s
 		start--
 	}
 	// The token at the end starts with a rule's literal at a word boundary inside
-	// that run (KEY=sk-..., the run being "KEY=sk-...").
+	// that run (KEY=sk-..., the run being "KEY=sk-..."), as the rules' matches do
+	// (wordStart: after \n in raw content too).
 	best, bestRule := -1, ""
 	for _, r := range shapeRules {
 		if !r.run {
@@ -78,7 +79,7 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []s
 				}
 				i := from + j
 				from = i + 1
-				if i > 0 && isWordByte(text[i-1]) || i == lead && lead > 0 {
+				if !wordStart(text, i) || i == lead && lead > 0 {
 					continue
 				}
 				if best < 0 || i < best {

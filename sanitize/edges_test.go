@@ -48,13 +48,16 @@ func TestShapeSecretSplitAcrossDeltas(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o1, r1 := z.Frame(msg("call_1", "$ cat .env\nKEY="+head))
-				o2, r2 := z.Frame(msg("call_1", tail+"\ndone\n"))
-				t1, t2 := text(o1), text(o2)
-				p1, ok1 := strings.CutPrefix(t1, "$ cat .env\nKEY=")
-				p2, ok2 := strings.CutSuffix(t2, "\ndone\n")
-				if !ok1 || !ok2 || !placeholder.MatchString(p1) || !placeholder.MatchString(p2) || len(r1) == 0 || len(r2) == 0 {
-					t.Fatalf("%s %s split at %d: want each piece replaced, and nothing else:\n%q\n%q", name, sec.lit, p, t1, t2)
+				// After KEY=, and at the start of a line (in JSON, after the n of \n).
+				for _, before := range []string{"$ cat .env\nKEY=", "$ cat key\n"} {
+					o1, r1 := z.Frame(msg("call_1", before+head))
+					o2, r2 := z.Frame(msg("call_1", tail+"\ndone\n"))
+					t1, t2 := text(o1), text(o2)
+					p1, ok1 := strings.CutPrefix(t1, before)
+					p2, ok2 := strings.CutSuffix(t2, "\ndone\n")
+					if !ok1 || !ok2 || !placeholder.MatchString(p1) || !placeholder.MatchString(p2) || len(r1) == 0 || len(r2) == 0 {
+						t.Fatalf("%s %s after %q split at %d: want each piece replaced, and nothing else:\n%q\n%q", name, sec.lit, before, p, t1, t2)
+					}
 				}
 			}
 		}
