@@ -11,8 +11,6 @@ import (
 	"sort"
 	"syscall"
 
-	"github.com/tidwall/gjson"
-
 	"codexrec/internal/wire"
 	"codexrec/proxy"
 	"codexrec/recorder"
@@ -212,9 +210,9 @@ func (t *recordTap) frame(f *wire.Frame) error {
 	}
 	// Extensions may replace f.Line (sanitizing): the proxy forwards its own copy of
 	// the bytes and never looks at a frame again once it is tapped (see wire.Frame).
-	if !t.version && f.Dir == wire.ServerToClient && f.Msg.Kind == wire.KindResponse && f.Msg.Method == "initialize" {
-		t.version = true
-		if v := wire.UserAgentVersion(gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Str); v != "" {
+	if !t.version {
+		if v := wire.CodexVersion(f); v != "" {
+			t.version = true
 			if err := t.w.UpdateHeader(f.Time, recorder.Header{CodexVersion: v}); err != nil {
 				return err
 			}

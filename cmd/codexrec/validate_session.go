@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/tidwall/gjson"
-
 	"codexrec/internal/wire"
 	"codexrec/schema"
 )
@@ -88,8 +86,8 @@ func (s *sessionValidator) restart() {
 // frame checks f, or holds it until the version is known, and returns the findings
 // of every frame it could check now.
 func (s *sessionValidator) frame(f *wire.Frame) []schema.Finding {
-	if s.v == nil && f.Dir == wire.ServerToClient && gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Exists() {
-		if v := wire.UserAgentVersion(gjson.GetBytes(wire.Content(f.Line), "result.userAgent").Str); v != "" {
+	if s.v == nil {
+		if v := wire.CodexVersion(f); v != "" {
 			s.codex = v
 			if err := s.choose(v, "initialize userAgent"); err != nil {
 				s.notes = append(s.notes, err.Error())

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -135,21 +136,20 @@ func firstNonSpace(b []byte) int {
 // ("client/0.171.0 (Debian 12.0.0; x86_64) ..."): the text after the first '/' up to
 // the first space. It returns "" when there is none.
 func UserAgentVersion(userAgent string) string {
-	slash := -1
-	for i := 0; i < len(userAgent); i++ {
-		if userAgent[i] == '/' {
-			slash = i
-			break
-		}
-	}
-	if slash < 0 {
+	_, v, ok := strings.Cut(userAgent, "/")
+	if !ok {
 		return ""
 	}
-	v := userAgent[slash+1:]
-	for i := 0; i < len(v); i++ {
-		if v[i] == ' ' {
-			return v[:i]
-		}
-	}
+	v, _, _ = strings.Cut(v, " ")
 	return v
+}
+
+// CodexVersion is the Codex version f reveals when it is the server's response to
+// initialize (classified and paired, as the proxy and the recorder reader give
+// frames), from its userAgent; "" for any other frame.
+func CodexVersion(f *Frame) string {
+	if f.Dir != ServerToClient || f.Msg.Kind != KindResponse || f.Msg.Method != "initialize" {
+		return ""
+	}
+	return UserAgentVersion(gjson.GetBytes(Content(f.Line), "result.userAgent").Str)
 }

@@ -93,6 +93,25 @@ func TestUserAgentVersion(t *testing.T) {
 	}
 }
 
+func TestCodexVersion(t *testing.T) {
+	init := []byte(`{"id":0,"result":{"userAgent":"codex_cli_rs/0.171.0 (Debian 12.0.0; x86_64)"}}` + "\n")
+	paired := wire.Message{Kind: wire.KindResponse, Method: "initialize", ID: "0"}
+	for _, tc := range []struct {
+		name string
+		f    wire.Frame
+		want string
+	}{
+		{"initialize response", wire.Frame{Dir: wire.ServerToClient, Line: init, Msg: paired}, "0.171.0"},
+		{"another response", wire.Frame{Dir: wire.ServerToClient, Line: init, Msg: wire.Message{Kind: wire.KindResponse, Method: "thread/start"}}, ""},
+		{"client to server", wire.Frame{Dir: wire.ClientToServer, Line: init, Msg: paired}, ""},
+		{"no userAgent", wire.Frame{Dir: wire.ServerToClient, Line: []byte(`{"id":0,"result":{}}`), Msg: paired}, ""},
+	} {
+		if got := wire.CodexVersion(&tc.f); got != tc.want {
+			t.Errorf("%s: CodexVersion = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func FuzzClassify(f *testing.F) {
 	for _, s := range []string{`{"id":1,"method":"a"}`, `{"id":1,"result":null}`, "[1]", "\xff", "", `{"method":"x","id":{"a":1}}`} {
 		f.Add([]byte(s))
