@@ -13,7 +13,6 @@ import (
 // its raw bytes. It keeps the path to the current string so a JSON pointer can be
 // built, but only when one is asked for: most strings need none.
 type walker struct {
-	b     []byte
 	stack []level
 }
 
@@ -21,7 +20,7 @@ type level struct {
 	array bool
 	index int
 	key   []byte // raw (still escaped) bytes of the current member's key
-	// keyIsKey is set between a key and its value.
+	// expectKey is set where the next string is a key.
 	expectKey bool
 }
 
@@ -34,7 +33,6 @@ type token struct {
 
 // walk calls visit for each string in b, which must be valid JSON.
 func (w *walker) walk(b []byte, visit func(t token)) {
-	w.b = b
 	w.stack = w.stack[:0]
 	n := len(b)
 	for i := 0; i < n; {
