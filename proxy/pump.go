@@ -194,7 +194,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 				}
 				chunk = bytes.Clone(chunk)
 			}
-			b := &batch{chunk: chunk, frames: make([]wire.Frame, 0, bytes.Count(chunk, newline)+1)}
+			b := &batch{chunk: chunk, frames: make([]wire.Frame, 0, 8)}
 			b.owners.Store(2)
 			at := time.Since(s.p.Start)
 			for rest := chunk; len(rest) > 0; {
@@ -221,5 +221,3 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 		}
 	}
 }
-
-var newline = []byte{'\n'}
