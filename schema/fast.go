@@ -26,6 +26,15 @@ const (
 	unknown
 )
 
+// and is the verdict of both r and x holding: invalid if either is, else unknown if
+// either is.
+func (r verdict) and(x verdict) verdict {
+	if r == invalid || x == invalid {
+		return invalid
+	}
+	return max(r, x)
+}
+
 // maxHops bounds schema steps taken without descending into the value ($ref, allOf,
 // ... chains), so a reference cycle answers unknown instead of recursing forever.
 const maxHops = 64
@@ -118,11 +127,8 @@ func fastObject(s *fnode, obj map[string]any) verdict {
 				x = unknown
 			}
 		}
-		switch x {
-		case invalid:
+		if r = r.and(x); r == invalid {
 			return invalid
-		case unknown:
-			r = unknown
 		}
 	}
 	return r
@@ -130,31 +136,21 @@ func fastObject(s *fnode, obj map[string]any) verdict {
 
 func fastArray(s *fnode, arr []any) verdict {
 	r := valid
-	merge := func(x verdict) bool {
-		if x == invalid {
-			r = invalid
-			return false
-		}
-		if x == unknown {
-			r = unknown
-		}
-		return true
-	}
 	evaluated := 0
 	switch items := s.items.(type) {
 	case nil:
 	case *fnode:
 		for _, e := range arr {
-			if !merge(fastSchema(items, e, 0)) {
-				return r
+			if r = r.and(fastSchema(items, e, 0)); r == invalid {
+				return invalid
 			}
 		}
 		evaluated = len(arr)
 	case []*fnode:
 		evaluated = min(len(arr), len(items))
 		for i, e := range arr[:evaluated] {
-			if !merge(fastSchema(items[i], e, 0)) {
-				return r
+			if r = r.and(fastSchema(items[i], e, 0)); r == invalid {
+				return invalid
 			}
 		}
 	default:
@@ -168,8 +164,8 @@ func fastArray(s *fnode, arr []any) verdict {
 		}
 	case *fnode:
 		for _, e := range arr[evaluated:] {
-			if !merge(fastSchema(add, e, 0)) {
-				return r
+			if r = r.and(fastSchema(add, e, 0)); r == invalid {
+				return invalid
 			}
 		}
 	default:
@@ -190,11 +186,8 @@ func fastCond(s *fnode, v any, hops int) verdict {
 		}
 	}
 	for _, a := range s.allOf {
-		switch fastSchema(a, v, hops+1) {
-		case invalid:
+		if r = r.and(fastSchema(a, v, hops+1)); r == invalid {
 			return invalid
-		case unknown:
-			r = unknown
 		}
 	}
 	if len(s.anyOf) > 0 {
@@ -209,11 +202,8 @@ func fastCond(s *fnode, v any, hops int) verdict {
 				some = unknown
 			}
 		}
-		switch some {
-		case invalid:
+		if r = r.and(some); r == invalid {
 			return invalid
-		case unknown:
-			r = unknown
 		}
 	}
 	if len(s.oneOf) > 0 {
@@ -250,11 +240,8 @@ func fastCond(s *fnode, v any, hops int) verdict {
 		default:
 			x = unknown
 		}
-		switch x {
-		case invalid:
+		if r = r.and(x); r == invalid {
 			return invalid
-		case unknown:
-			r = unknown
 		}
 	}
 	return r
