@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"io"
 	"os"
 
 	"codexrec/diff"
@@ -61,12 +62,7 @@ func runDiff(cfg any, args []string, std stdio) error {
 			return usageOrIO(err)
 		}
 	}
-	if c.json {
-		err = r.WriteJSON(std.out)
-	} else {
-		err = r.WriteText(std.out, colour)
-	}
-	if err != nil {
+	if err := writeReport(std.out, r, c.json, colour); err != nil {
 		return err
 	}
 	if !r.Same && !(c.ignoreMoves && r.OnlyMoves()) {
@@ -86,6 +82,20 @@ func wantColour(mode string, std stdio) (bool, error) {
 		return isTerminal(std.out) && os.Getenv("NO_COLOR") == "", nil
 	}
 	return false, usagef("--color %q: want auto, always or never", mode)
+}
+
+// report is what diff and schema diff write: diff.Report and diff.SchemaReport.
+type report interface {
+	WriteJSON(w io.Writer) error
+	WriteText(w io.Writer, colour bool) error
+}
+
+// writeReport writes r as JSON or as (maybe coloured) text.
+func writeReport(w io.Writer, r report, asJSON, colour bool) error {
+	if asJSON {
+		return r.WriteJSON(w)
+	}
+	return r.WriteText(w, colour)
 }
 
 // usageOrIO keeps errors from reading inputs at exit code 2 with their context.

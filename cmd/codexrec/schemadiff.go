@@ -93,16 +93,11 @@ func runSchemaDiff(cfg any, args []string, std stdio) error {
 	sets := make([]*diff.SchemaSet, 2)
 	for i, a := range args {
 		if sets[i], err = loadSchemaArg(a, c.experimental); err != nil {
-			return &exitError{code: exitUsage, err: err}
+			return usageOrIO(err)
 		}
 	}
 	r := diff.CompareSchemas(sets[0], sets[1])
-	if c.json {
-		err = r.WriteJSON(std.out)
-	} else {
-		err = r.WriteText(std.out, colour)
-	}
-	if err != nil {
+	if err := writeReport(std.out, r, c.json, colour); err != nil {
 		return err
 	}
 	if worst, any := r.Worst(); any && !never && worst >= failOn {
