@@ -63,24 +63,6 @@ func (s *session) stalled() (server, client int) {
 	return server, client
 }
 
-// blockedOn is the first client frame server frame i waits for, or -1.
-func (s *session) blockedOn(i int) int {
-	if !s.srv.Unordered {
-		if s.lo < s.sc.Server[i].After {
-			return s.lo
-		}
-		return -1
-	}
-	k := &s.ix.server[i]
-	if d := s.keyDone[k.key]; d < k.afterKey {
-		return s.keyList[k.key][d]
-	}
-	if d := s.keyDone[""]; d < k.afterGlobal {
-		return s.keyList[""][d]
-	}
-	return -1
-}
-
 // stallDeadline is when the frame a deadlock holds back will be released, or zero.
 func (s *session) stallDeadline() time.Time {
 	p := s.patience()

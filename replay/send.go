@@ -50,20 +50,36 @@ func (s *session) pump() error {
 	return nil
 }
 
-// ready reports whether every client frame server frame i waits for has come.
+// ready reports whether every client frame server frame i waits for has come: the
+// request it answers, if any, and what blockedOn names.
 func (s *session) ready(i int) bool {
-	f := &s.sc.Server[i]
 	if s.forced != nil && s.forced[i] {
 		return true
 	}
-	if !s.srv.Unordered {
-		return s.lo >= f.After
-	}
-	if f.Answers >= 0 && !s.matched[f.Answers] {
+	if a := s.sc.Server[i].Answers; a >= 0 && !s.matched[a] {
 		return false
 	}
+	return s.blockedOn(i) < 0
+}
+
+// blockedOn is the first client frame server frame i waits for that has not come
+// (unordered: of its own thread, then of none), or -1. The request a response
+// answers is ready's to check: unordered, it is not among these.
+func (s *session) blockedOn(i int) int {
+	if !s.srv.Unordered {
+		if s.lo < s.sc.Server[i].After {
+			return s.lo
+		}
+		return -1
+	}
 	k := &s.ix.server[i]
-	return s.keyDone[k.key] >= k.afterKey && s.keyDone[""] >= k.afterGlobal
+	if d := s.keyDone[k.key]; d < k.afterKey {
+		return s.keyList[k.key][d]
+	}
+	if d := s.keyDone[""]; d < k.afterGlobal {
+		return s.keyList[""][d]
+	}
+	return -1
 }
 
 // dueTime fixes, the first time frame i is ready at the head of its queue, when it
