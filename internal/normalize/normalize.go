@@ -49,6 +49,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tidwall/gjson"
 )
@@ -114,7 +115,7 @@ func (n *Normalizer) Symbols() int { return len(n.symbols) }
 
 // symbol returns the symbol of uuid, assigning KIND#N on first sight.
 func (n *Normalizer) symbol(uuid, kind string) string {
-	key := lowerHex(uuid)
+	key := strings.ToLower(uuid) // a UUID: ASCII, so no copy unless it has upper case
 	if s, ok := n.symbols[key]; ok {
 		return s
 	}
@@ -160,21 +161,6 @@ func (n *Normalizer) learnRoot(path, placeholder string) {
 	for i := len(n.roots) - 1; i > 0 && len(n.roots[i].path) > len(n.roots[i-1].path); i-- {
 		n.roots[i], n.roots[i-1] = n.roots[i-1], n.roots[i]
 	}
-}
-
-func lowerHex(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'F' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] >= 'A' && b[j] <= 'F' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }
 
 // MustNew is New for patterns known to be valid; it panics on error.
