@@ -56,6 +56,10 @@ var methodRules = map[string]struct {
 	"server notification": {TierInfo, TierWarning},  // something the client waits for stops coming
 }
 
+// methodRule is the rule id of a method of sender and kind sk ("server request")
+// being added or removed: server-request-added.
+func methodRule(sk, change string) string { return strings.ReplaceAll(sk, " ", "-") + "-" + change }
+
 // CompareSchemas compares two prepared schema sets.
 func CompareSchemas(old, new *SchemaSet) *SchemaReport {
 	r := &SchemaReport{Old: old.Name, New: new.Name, MethodsAdded: []string{}, MethodsRemoved: []string{},
@@ -69,10 +73,10 @@ func CompareSchemas(old, new *SchemaSet) *SchemaReport {
 		case !inNew:
 			sk = om.Sender + " " + om.Kind
 			r.MethodsRemoved = append(r.MethodsRemoved, k)
-			r.add(SchemaChange{Rule: strings.ReplaceAll(sk, " ", "-") + "-removed", Tier: methodRules[sk].removed, Subject: k})
+			r.add(SchemaChange{Rule: methodRule(sk, "removed"), Tier: methodRules[sk].removed, Subject: k})
 		case !inOld:
 			r.MethodsAdded = append(r.MethodsAdded, k)
-			r.add(SchemaChange{Rule: strings.ReplaceAll(sk, " ", "-") + "-added", Tier: methodRules[sk].added, Subject: k})
+			r.add(SchemaChange{Rule: methodRule(sk, "added"), Tier: methodRules[sk].added, Subject: k})
 		default:
 			// The same method with differently named params or result types: compare them.
 			params, result := usedByClient, usedByServer
@@ -243,8 +247,7 @@ func (r *SchemaReport) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
 func Rules() []SchemaChange {
 	var out []SchemaChange
 	for sk, t := range methodRules {
-		base := strings.ReplaceAll(sk, " ", "-")
-		out = append(out, SchemaChange{Rule: base + "-added", Tier: t.added}, SchemaChange{Rule: base + "-removed", Tier: t.removed})
+		out = append(out, SchemaChange{Rule: methodRule(sk, "added"), Tier: t.added}, SchemaChange{Rule: methodRule(sk, "removed"), Tier: t.removed})
 	}
 	for s := range shapeTiers {
 		for _, u := range []usage{usedByClient, usedByServer} {
