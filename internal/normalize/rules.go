@@ -186,26 +186,28 @@ func uuidAt(s string, i int) bool {
 	return true
 }
 
-func hasUUID(s string) bool {
+// firstUUID is the index of the first UUID in s, or -1.
+func firstUUID(s string) int {
 	if len(s) < 36 || strings.IndexByte(s, '-') < 0 {
-		return false
+		return -1
 	}
 	for i := 0; i+36 <= len(s); i++ {
 		if uuidAt(s, i) {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // replaceUUIDs replaces every UUID in s by sym(uuid).
 func replaceUUIDs(s string, sym func(string) string) string {
-	if !hasUUID(s) {
+	i := firstUUID(s)
+	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	last := 0
-	for i := 0; i+36 <= len(s); {
+	for i+36 <= len(s) { // from the first UUID: the text before it has none
 		if uuidAt(s, i) {
 			b.WriteString(s[last:i])
 			b.WriteString(sym(s[i : i+36]))

@@ -194,7 +194,7 @@ func (w *walker) pathValue(v gjson.Result, key string) any {
 		if s == "" {
 			return s
 		}
-		if s[0] == '/' && !w.n.underRoot(s) || hasUUID(s) || hasDate(s) {
+		if s[0] == '/' && !w.n.underRoot(s) || firstUUID(s) >= 0 || hasDate(s) {
 			return Masked{"path", "string"}
 		}
 		return w.str(s, key, "")
