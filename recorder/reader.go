@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"time"
 	"unsafe"
@@ -54,6 +55,29 @@ func (r *Reader) Header() Header { return r.header }
 // Trailer is the trailer, or nil if it has not been read yet or the recording has none
 // (it was cut short).
 func (r *Reader) Trailer() *Trailer { return r.trailer }
+
+// Entries ranges over the entries Next returns, stopping at io.EOF. Any other error
+// is yielded once, with the zero Entry, and ends the range:
+//
+//	for e, err := range rd.Entries() {
+//		if err != nil {
+//			return err
+//		}
+//		...
+//	}
+func (r *Reader) Entries() iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		for {
+			e, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
+}
 
 // Next returns the next entry other than the header and trailer, or io.EOF.
 // Meta entries are returned too, after being merged into Header.
@@ -204,11 +228,7 @@ func ReadAll(r io.Reader, name string) (*Recording, error) {
 		return nil, err
 	}
 	rec := &Recording{Name: name}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			return nil, err
 		}

@@ -88,11 +88,7 @@ func showEntries(rd *recorder.Reader, name string, t *view.Text) error {
 	if err := t.Header(name, rd.Header()); err != nil {
 		return err
 	}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			t.Flush()
 			return err

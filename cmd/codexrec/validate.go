@@ -147,11 +147,7 @@ func validateFile(path string, sv *sessionValidator) (*validateResult, error) {
 		return nil, err
 	}
 	res := &validateResult{}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			return nil, err
 		}
