@@ -132,11 +132,7 @@ func buildSession(rec *recorder.Recording) sessionData {
 				Summary: fmt.Sprintf("server process %d started: %s", e.Segment, strings.Join(e.Command, " "))})
 			rows = append(rows, nil)
 		case recorder.TypeExit:
-			sum := fmt.Sprintf("server process %d exited: code %d", max(e.Segment, 1), e.ExitCode)
-			if e.Signal != "" {
-				sum += ", signal " + e.Signal
-			}
-			s.Frames = append(s.Frames, frameData{T: e.Time.Seconds(), Block: block, Summary: sum})
+			s.Frames = append(s.Frames, frameData{T: e.Time.Seconds(), Block: block, Summary: exitSummary(e)})
 			rows = append(rows, nil)
 		}
 	}

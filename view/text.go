@@ -100,11 +100,7 @@ func (t *Text) Entry(e *recorder.Entry) error {
 		t.grouped = false
 		fmt.Fprintln(w, t.paint(bold, fmt.Sprintf("── server process %d: %s", e.Segment, strings.Join(e.Command, " "))))
 	case recorder.TypeExit:
-		s := fmt.Sprintf("── server process %d exited: code %d", max(e.Segment, 1), e.ExitCode)
-		if e.Signal != "" {
-			s += ", signal " + e.Signal
-		}
-		fmt.Fprintln(w, t.paint(dim, fmtTime(e.Time)+" "+s))
+		fmt.Fprintln(w, t.paint(dim, fmtTime(e.Time)+" ── "+exitSummary(e)))
 	case recorder.TypeMeta:
 		// A meta entry carries the header merged so far: say the version once.
 		if e.Header != nil && e.Header.CodexVersion != "" && e.Header.CodexVersion != t.version {
@@ -264,6 +260,15 @@ func (t *Text) note(e *recorder.Entry) {
 		s = t.paint(magenta, s)
 	}
 	fmt.Fprintln(t.out(), clipLine(s))
+}
+
+// exitSummary says how a server process ended, for the timeline and the page.
+func exitSummary(e *recorder.Entry) string {
+	s := fmt.Sprintf("server process %d exited: code %d", max(e.Segment, 1), e.ExitCode)
+	if e.Signal != "" {
+		s += ", signal " + e.Signal
+	}
+	return s
 }
 
 func (t *Text) out() io.Writer {
