@@ -113,10 +113,9 @@ func runRecord(cfg any, args []string, std stdio) error {
 	res, runErr := p.Run(cmd, std.in, std.out, std.err)
 
 	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
-	code := res.ExitCode
 	switch {
 	case runErr != nil:
-		t.Ended, t.Error, t.ExitCode, code = recorder.EndStartFailed, runErr.Error(), -1, exitUsage
+		t.Ended, t.Error, t.ExitCode = recorder.EndStartFailed, runErr.Error(), -1
 	case res.Signal != nil:
 		t.Ended, t.Signal = recorder.EndSignal, proxy.SignalName(res.Signal)
 	case res.ClientEOF:
@@ -141,8 +140,8 @@ func runRecord(cfg any, args []string, std stdio) error {
 	if res.TapErr != nil {
 		return &exitError{exitUsage, fmt.Errorf("recording failed, forwarding went on: %w", res.TapErr)}
 	}
-	if code != 0 {
-		return &exitError{code: code}
+	if res.ExitCode != 0 {
+		return &exitError{code: res.ExitCode}
 	}
 	if extErr != nil {
 		return extErr
