@@ -58,31 +58,22 @@ type blockData struct {
 
 // frameData uses short keys: a 10 MB recording has tens of thousands of frames.
 type frameData struct {
-	Seq      int64      `json:"s"`
-	T        float64    `json:"t"` // seconds since start
-	Dir      string     `json:"d"` // c2s, s2c, stderr, or "" for an event line
-	Kind     string     `json:"k,omitempty"`
-	Method   string     `json:"m,omitempty"`
-	ID       string     `json:"i,omitempty"`
-	Block    int        `json:"b"`
-	Summary  string     `json:"u,omitempty"`
-	Pair     int64      `json:"p,omitempty"` // seq of the joined request/response
-	Latency  float64    `json:"l,omitempty"` // seconds
-	Unpaired bool       `json:"x,omitempty"`
-	Run      int        `json:"r,omitempty"`  // deltas in the run this frame starts (when > 1)
-	InRun    bool       `json:"ir,omitempty"` // a delta continuing a run
-	RunText  string     `json:"rt,omitempty"` // the run's joined text
-	Notes    []noteData `json:"n,omitempty"`
-	JSON     string     `json:"j,omitempty"` // the frame's exact bytes
-}
-
-type noteData struct {
-	Type     string `json:"type"`
-	Rule     string `json:"rule,omitempty"`
-	Severity string `json:"severity,omitempty"`
-	Pointer  string `json:"pointer"`
-	Reason   string `json:"reason,omitempty"`
-	Detail   string `json:"detail,omitempty"`
+	Seq      int64   `json:"s"`
+	T        float64 `json:"t"` // seconds since start
+	Dir      string  `json:"d"` // c2s, s2c, stderr, or "" for an event line
+	Kind     string  `json:"k,omitempty"`
+	Method   string  `json:"m,omitempty"`
+	ID       string  `json:"i,omitempty"`
+	Block    int     `json:"b"`
+	Summary  string  `json:"u,omitempty"`
+	Pair     int64   `json:"p,omitempty"` // seq of the joined request/response
+	Latency  float64 `json:"l,omitempty"` // seconds
+	Unpaired bool    `json:"x,omitempty"`
+	Run      int     `json:"r,omitempty"`  // deltas in the run this frame starts (when > 1)
+	InRun    bool    `json:"ir,omitempty"` // a delta continuing a run
+	RunText  string  `json:"rt,omitempty"` // the run's joined text
+	Notes    []Note  `json:"n,omitempty"`
+	JSON     string  `json:"j,omitempty"` // the frame's exact bytes
 }
 
 // WriteHTML writes rec as one self-contained HTML page: no network access, no external
@@ -121,9 +112,7 @@ func buildSession(rec *recorder.Recording) sessionData {
 			s.Frames = append(s.Frames, frameOf(r, block))
 		case recorder.TypeFinding, recorder.TypeRedaction:
 			if j, ok := index[e.Seq]; ok {
-				n := NoteOf(e)
-				s.Frames[j].Notes = append(s.Frames[j].Notes, noteData{Type: string(n.Type), Rule: n.Rule,
-					Severity: n.Severity, Pointer: n.Pointer, Reason: n.Reason, Detail: n.Detail})
+				s.Frames[j].Notes = append(s.Frames[j].Notes, NoteOf(e))
 			}
 		case recorder.TypeSegment:
 			b.Segment(e.Segment)

@@ -40,14 +40,15 @@ type Row struct {
 	Line  []byte // the exact frame bytes
 }
 
-// Note is a finding or redaction attached to a frame.
+// Note is a finding or redaction attached to a frame. The HTML page's data carries
+// it as it is, hence the JSON names.
 type Note struct {
-	Type     recorder.EntryType // TypeFinding or TypeRedaction
-	Rule     string
-	Severity string
-	Pointer  string
-	Reason   string
-	Detail   string
+	Type     recorder.EntryType `json:"type"` // TypeFinding or TypeRedaction
+	Rule     string             `json:"rule,omitempty"`
+	Severity string             `json:"severity,omitempty"`
+	Pointer  string             `json:"pointer"`
+	Reason   string             `json:"reason,omitempty"`
+	Detail   string             `json:"detail,omitempty"`
 }
 
 // Builder turns a recording's entries into Rows one entry at a time, so it serves
