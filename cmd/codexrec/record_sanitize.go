@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,10 +49,10 @@ func (s *sanitizeFlags) options(cwd string) (sanitize.Options, []string, error) 
 	var names []string
 	for _, n := range append(append([]string(nil), sanitize.DefaultSecretEnvs...), s.secretEnvs...) {
 		v := os.Getenv(n)
-		if v == "" || contains(names, n) {
+		if v == "" || slices.Contains(names, n) {
 			continue
 		}
-		if len(v) < sanitize.MinSecretLen && !contains(s.secretEnvs, n) {
+		if len(v) < sanitize.MinSecretLen && !slices.Contains(s.secretEnvs, n) {
 			continue // a default variable holding a few characters is no credential
 		}
 		names = append(names, n)
@@ -93,15 +94,6 @@ func (s *sanitizeFlags) options(cwd string) (sanitize.Options, []string, error) 
 		}
 	}
 	return opts, names, nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // sanitizeExtension is record's sanitizing stage: it rewrites each frame before it is

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,7 +129,7 @@ func recordRemovesAccessToken(t *testing.T, version string) {
 		t.Errorf("redactions by rule: %v; want the token in instructions, input, output, base64 and reply", rules)
 	}
 	h := rec.Header
-	if h.Sanitize == nil || len(h.Sanitize.SecretEnvs) != 1 || h.Sanitize.SecretEnvs[0] != "ACCESS_TOKEN" || !contains(h.Sanitize.Maps, "<cwd>") {
+	if h.Sanitize == nil || len(h.Sanitize.SecretEnvs) != 1 || h.Sanitize.SecretEnvs[0] != "ACCESS_TOKEN" || !slices.Contains(h.Sanitize.Maps, "<cwd>") {
 		t.Errorf("header sanitize info %+v", h.Sanitize)
 	}
 	if strings.Contains(strings.Join(h.Command, " "), dir) {
