@@ -43,6 +43,15 @@ type SchemaMethod struct {
 
 func (m SchemaMethod) key() string { return m.Sender + " " + m.Kind + " " + m.Name }
 
+// senders says who sends the method's params and who its result: the method's sender
+// the params, the other side the result.
+func (m SchemaMethod) senders() (params, result usage) {
+	if m.Sender == "server" {
+		return usedByServer, usedByClient
+	}
+	return usedByClient, usedByServer
+}
+
 // SchemaSet is one version's protocol prepared for diffing: the method table and
 // every named type, canonicalised.
 type SchemaSet struct {
@@ -119,10 +128,7 @@ func (ss *SchemaSet) readTypes(fsys fs.FS) error {
 // who sends each reachable type.
 func (ss *SchemaSet) markUsage() {
 	for _, m := range ss.Methods {
-		params, result := usedByClient, usedByServer
-		if m.Sender == "server" {
-			params, result = usedByServer, usedByClient
-		}
+		params, result := m.senders()
 		ss.mark(m.Params, params)
 		ss.mark(m.Result, result)
 	}

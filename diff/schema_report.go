@@ -79,10 +79,7 @@ func CompareSchemas(old, new *SchemaSet) *SchemaReport {
 			r.add(SchemaChange{Rule: methodRule(sk, "added"), Tier: methodRules[sk].added, Subject: k})
 		default:
 			// The same method with differently named params or result types: compare them.
-			params, result := usedByClient, usedByServer
-			if nm.Sender == "server" {
-				params, result = usedByServer, usedByClient
-			}
+			params, result := nm.senders()
 			from := len(r.Changes)
 			r.compareRefs(c, k, "/params", om.Params, nm.Params, params)
 			r.compareRefs(c, k, "/result", om.Result, nm.Result, result)
