@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -123,7 +124,7 @@ func variantTypes(n *node) []string {
 			return nil
 		}
 		for _, t := range v.types {
-			if indexOf(out, t) < 0 {
+			if !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
@@ -199,14 +200,13 @@ func (c *comparer) compareVariants(path string, a, b *node) {
 }
 
 func setDiff(a, b []string) (added, removed []string) {
-	in := func(s []string, v string) bool { return indexOf(s, v) >= 0 }
 	for _, v := range b {
-		if !in(a, v) {
+		if !slices.Contains(a, v) {
 			added = append(added, v)
 		}
 	}
 	for _, v := range a {
-		if !in(b, v) {
+		if !slices.Contains(b, v) {
 			removed = append(removed, v)
 		}
 	}

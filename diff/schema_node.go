@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -128,13 +129,13 @@ func (n *node) addVariant(v *node) {
 // anyOf of one type and null into that type.
 func (n *node) normalizeNull() {
 	if len(n.types) > 1 {
-		if i := indexOf(n.types, "null"); i >= 0 {
+		if i := slices.Index(n.types, "null"); i >= 0 {
 			n.types = append(n.types[:i:i], n.types[i+1:]...)
 			n.nullable = true
 		}
 	}
 	if len(n.enum) > 1 {
-		if i := indexOf(n.enum, "null"); i >= 0 {
+		if i := slices.Index(n.enum, "null"); i >= 0 {
 			n.enum = append(n.enum[:i:i], n.enum[i+1:]...)
 			n.nullable = true
 		}
@@ -196,15 +197,6 @@ func (n *node) mergeEnumVariants() {
 
 func (n *node) isBareNull() bool {
 	return len(n.types) == 1 && n.types[0] == "null" && n.props == nil && n.enum == nil && n.ref == ""
-}
-
-func indexOf(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 func sortedKeys[V any](m map[string]V) []string {
