@@ -111,11 +111,7 @@ func (c *Checker) Check(r io.Reader, name string) (*Result, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
 	s := newState(c, name)
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrInput, err)
 		}
