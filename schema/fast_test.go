@@ -2,7 +2,6 @@ package schema
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -102,11 +101,7 @@ func checkFile(t *testing.T, path string, set *Set) {
 		t.Fatal(err)
 	}
 	v := NewValidator(set)
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			return
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package schema_test
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,11 +25,7 @@ func checkRecording(t *testing.T, path string, set *schema.Set) (findings []sche
 		t.Fatal(err)
 	}
 	v := schema.NewValidator(set)
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			return findings, frames
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,6 +37,7 @@ func checkRecording(t *testing.T, path string, set *schema.Set) (findings []sche
 			findings = append(findings, v.Check(&wire.Frame{Seq: e.Seq, Dir: e.Dir, Line: e.Line})...)
 		}
 	}
+	return findings, frames
 }
 
 // TestHermeticFixtures: the captured fixtures (recorded from the real binaries by
