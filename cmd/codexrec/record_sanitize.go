@@ -147,11 +147,15 @@ func (e *sanitizeExtension) Setup(h *recorder.Header) error {
 	if e.off {
 		return nil
 	}
-	h.Command = e.z.Strings(h.Command)
-	h.Notes = e.z.Strings(h.Notes)
+	sanitizeHeader(e.z, h)
 	info := e.info
 	h.Sanitize = &info
 	return nil
+}
+
+// sanitizeHeader rewrites the free text a header holds: the command and the notes.
+func sanitizeHeader(z *sanitize.Sanitizer, h *recorder.Header) {
+	h.Command, h.Notes = z.Strings(h.Command), z.Strings(h.Notes)
 }
 
 func (e *sanitizeExtension) Attach(w *recorder.Writer) {

@@ -131,8 +131,7 @@ func copySanitized(rd *recorder.Reader, w *recorder.Writer, ext *sanitizeExtensi
 		case recorder.TypeMeta:
 			if e.Header != nil {
 				h := *e.Header
-				h.Command = z.Strings(h.Command)
-				h.Notes = z.Strings(h.Notes)
+				sanitizeHeader(z, &h)
 				e.Header = &h
 			}
 		case recorder.TypeSegment:
