@@ -177,10 +177,8 @@ func BenchmarkReadBaseline(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			for {
-				if _, err := rd.Next(); err == io.EOF {
-					break
-				} else if err != nil {
+			for _, err := range rd.Entries() {
+				if err != nil {
 					b.Fatal(err)
 				}
 			}

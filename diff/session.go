@@ -79,11 +79,7 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 	}
 	s := &Session{Name: name}
 	interned := keys{}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			return nil, err
 		}
@@ -96,10 +92,11 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 		}
 		m := Message{Seq: e.Seq, Kind: e.Msg.Kind, Method: e.Msg.Method}
 		if js := e.JSON(); js != nil {
-			m.Value, err = n.Message(js)
+			v, err := n.Message(js)
 			if err != nil {
 				return nil, fmt.Errorf("recording %s: frame %d: %w", name, e.Seq, err)
 			}
+			m.Value = v
 		} else {
 			m.Method = e.Msg.Reason
 			m.Value = string(wire.Content(e.Line))
