@@ -11,7 +11,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -96,7 +95,8 @@ func New(opts Options) (*Sanitizer, error) {
 		seen[s.Value] = true
 		z.secrets = append(z.secrets, s)
 		var plain, guard [][]byte
-		for form, v := range encodings(s.Value, true) {
+		forms := encodings(s.Value, true)
+		for form, v := range forms {
 			if form == "sha256" || form == "SHA256" {
 				guard = append(guard, []byte(v))
 			} else {
@@ -108,8 +108,8 @@ func New(opts Options) (*Sanitizer, error) {
 		z.needles = append(z.needles, plain)
 		z.guards = append(z.guards, guard)
 		var edge [][]byte
-		for _, v := range []string{s.Value, string(jsonx.AppendContent(nil, s.Value)), string(jsonx.ShortBF.AppendContent(nil, s.Value)), url.QueryEscape(s.Value)} {
-			if !slices.ContainsFunc(edge, func(e []byte) bool { return string(e) == v }) {
+		for _, form := range []string{"plain", "json", "json-serde", "url-query"} {
+			if v, ok := forms[form]; ok && !slices.ContainsFunc(edge, func(e []byte) bool { return string(e) == v }) {
 				edge = append(edge, []byte(v))
 			}
 		}
