@@ -55,8 +55,7 @@ func ExampleText() {
 	}
 	t := &view.Text{W: os.Stdout, Methods: []string{"turn/start"}}
 	t.Header(rd.Header().Scenario, rd.Header())
-	for {
-		e, err := rd.Next()
+	for e, err := range rd.Entries() {
 		if err != nil {
 			break
 		}

@@ -3,7 +3,6 @@ package view_test
 import (
 	"bytes"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,11 +33,7 @@ func renderText(t *testing.T, path, name string, cfg view.Text) string {
 	if err := cfg.Header(name, rd.Header()); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			t.Fatal(err)
 		}
