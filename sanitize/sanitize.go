@@ -122,11 +122,7 @@ func New(opts Options) (*Sanitizer, error) {
 		// Raw JSON strings are searched as they are: a path with characters JSON
 		// escapes is also searched for escaped.
 		for _, from := range []string{m.From, string(jsonx.AppendContent(nil, m.From))} {
-			dup := false
-			for _, o := range z.maps {
-				dup = dup || o.From == from
-			}
-			if !dup {
+			if !slices.ContainsFunc(z.maps, func(o Map) bool { return o.From == from }) {
 				z.maps = append(z.maps, Map{From: from, To: m.To})
 			}
 		}
