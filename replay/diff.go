@@ -1,11 +1,11 @@
 package replay
 
 import (
-	"codexrec/internal/jsonx"
 	"encoding/json"
 	"fmt"
 	"sort"
 
+	"codexrec/internal/jsonx"
 	"codexrec/internal/wire"
 )
 
