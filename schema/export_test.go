@@ -41,3 +41,6 @@ func agrees(s *jsonschema.Schema, v any, fast verdict) error {
 	}
 	return nil
 }
+
+// OneLine is what a finding's reason quotes of a value.
+var OneLine = oneLine

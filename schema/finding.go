@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -130,7 +131,11 @@ func oneLine(s string) string {
 	}
 	const max = 200
 	if len(s) > max {
-		s = s[:max] + "..."
+		n := max
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n-- // never cut a character in two: a finding must stay valid UTF-8
+		}
+		s = s[:n] + "..."
 	}
 	return s
 }
