@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -59,28 +58,11 @@ func preview(b []byte) string {
 	if len(b) > window {
 		b = b[:window]
 	}
-	s := mask(string(bytes.ToValidUTF8(b, []byte("?"))))
+	s := sanitize.MaskText(string(bytes.ToValidUTF8(b, []byte("?"))))
 	if len(s) > n {
 		return fmt.Sprintf("%q...", cutUTF8(s, n))
 	}
 	return fmt.Sprintf("%q", s)
-}
-
-// masker redacts secrets by their shape (API keys, tokens) in text check quotes from a
-// recording: a recording made with --no-sanitize may hold them, a report must not.
-var masker = sync.OnceValue(func() *sanitize.Sanitizer {
-	z, err := sanitize.New(sanitize.Options{})
-	if err != nil {
-		return nil
-	}
-	return z
-})
-
-func mask(s string) string {
-	if z := masker(); z != nil {
-		return z.Text(s)
-	}
-	return "<text withheld: sanitizer unavailable>"
 }
 
 // escapes reports a JSON message carrying an escaped ESC character (\u001b, the
@@ -143,7 +125,7 @@ func (s *state) stderr(e *recorder.Entry) {
 	if !isErr {
 		return
 	}
-	s.report(Finding{Rule: RuleStderrError, Seqs: []int64{e.Seq}, Dir: "stderr", Message: oneLine(mask(plain), 200)})
+	s.report(Finding{Rule: RuleStderrError, Seqs: []int64{e.Seq}, Dir: "stderr", Message: oneLine(sanitize.MaskText(plain), 200)})
 }
 
 // stripANSI removes CSI sequences (ESC [ ... final byte) and lone ESC characters.
@@ -185,11 +167,11 @@ func (s *state) trailerExit(t *recorder.Trailer, sawExit bool) {
 	switch {
 	case sawExit:
 	case t.Ended == recorder.EndStartFailed:
-		s.report(Finding{Rule: RuleServerExit, Message: "the server could not be started: " + oneLine(mask(t.Error), 200)})
+		s.report(Finding{Rule: RuleServerExit, Message: "the server could not be started: " + oneLine(sanitize.MaskText(t.Error), 200)})
 	case t.ExitCode != 0:
 		s.report(Finding{Rule: RuleServerExit, Message: fmt.Sprintf("the server exited with code %d (session ended: %s)", t.ExitCode, t.Ended)})
 	}
 	if t.Ended == recorder.EndError {
-		s.report(Finding{Rule: RuleTruncated, Message: "recording ended by an I/O error, frames may be missing: " + oneLine(mask(t.Error), 200)})
+		s.report(Finding{Rule: RuleTruncated, Message: "recording ended by an I/O error, frames may be missing: " + oneLine(sanitize.MaskText(t.Error), 200)})
 	}
 }

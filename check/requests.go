@@ -12,6 +12,7 @@ import (
 
 	"codexrec/internal/wire"
 	"codexrec/recorder"
+	"codexrec/sanitize"
 )
 
 // answeredMemory is how many answered ids per direction are remembered to tell a
@@ -110,7 +111,7 @@ func (s *state) response(e *recorder.Entry, msg []byte) {
 		if method != "" {
 			what = method
 		}
-		f.Message = fmt.Sprintf("%s answered with error %s: %s", what, errv.Get("code").Raw, oneLine(mask(errv.Get("message").Str), 200))
+		f.Message = fmt.Sprintf("%s answered with error %s: %s", what, errv.Get("code").Raw, oneLine(sanitize.MaskText(errv.Get("message").Str), 200))
 		s.report(f)
 	}
 }

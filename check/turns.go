@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"codexrec/recorder"
+	"codexrec/sanitize"
 )
 
 // closedMemory is how many completed turns are remembered to recognise late events,
@@ -110,7 +111,7 @@ func (s *state) turnCompleted(e *recorder.Entry, p params) {
 	}
 	if status == "failed" {
 		s.report(Finding{Rule: RuleTurnFailed, Seqs: []int64{e.Seq}, Thread: tr.thread, Turn: id,
-			Message: "turn failed: " + oneLine(mask(p.turn.Get("error.message").Str), 200)})
+			Message: "turn failed: " + oneLine(sanitize.MaskText(p.turn.Get("error.message").Str), 200)})
 	}
 	tr.completedSeq = e.Seq
 	s.threads.close(tr)

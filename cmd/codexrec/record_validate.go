@@ -8,6 +8,7 @@ import (
 
 	"codexrec/internal/wire"
 	"codexrec/recorder"
+	"codexrec/sanitize"
 	"codexrec/schema"
 )
 
@@ -91,15 +92,15 @@ func (e *validateExtension) Finish(w *recorder.Writer, stderr io.Writer) error {
 		}
 	}
 	for _, n := range e.sv.notes {
-		fmt.Fprintf(stderr, "codexrec record: %s\n", maskWire(n))
+		fmt.Fprintf(stderr, "codexrec record: %s\n", sanitize.MaskText(n))
 	}
 	if len(e.findings) == 0 {
 		if e.sv.set != nil {
-			fmt.Fprintf(stderr, "codexrec record: schema %s: no findings\n", maskWire(e.sv.schemaVersion))
+			fmt.Fprintf(stderr, "codexrec record: schema %s: no findings\n", sanitize.MaskText(e.sv.schemaVersion))
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "codexrec record: schema %s: %s\n", maskWire(e.sv.schemaVersion), countFindings(e.findings))
+	fmt.Fprintf(stderr, "codexrec record: schema %s: %s\n", sanitize.MaskText(e.sv.schemaVersion), countFindings(e.findings))
 	const show = 10
 	failed := false
 	for i, f := range e.findings {

@@ -12,6 +12,7 @@ import (
 
 	"codexrec/internal/wire"
 	"codexrec/recorder"
+	"codexrec/sanitize"
 	"codexrec/schema"
 )
 
@@ -96,12 +97,12 @@ func runValidate(cfg any, args []string, std stdio) error {
 		}
 		res, err := validateFile(path, sv)
 		if err != nil {
-			fmt.Fprintf(std.err, "codexrec validate: %s\n", maskWire(err.Error()))
+			fmt.Fprintf(std.err, "codexrec validate: %s\n", sanitize.MaskText(err.Error()))
 			inputErr = errors.Join(inputErr, err)
 			continue
 		}
 		for _, n := range sv.notes {
-			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, maskWire(n))
+			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, sanitize.MaskText(n))
 		}
 		for _, f := range res.findings {
 			if level.fails(f.Rule) {
@@ -115,8 +116,8 @@ func runValidate(cfg any, args []string, std stdio) error {
 				f = printable(f)
 				fmt.Fprintf(std.out, "%s:%d: %s %s %s %s: %s\n", path, f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
 			}
-			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(maskWire(res.codexVersion)),
-				orDash(maskWire(sv.schemaVersion)), res.frames, countFindings(res.findings))
+			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(sanitize.MaskText(res.codexVersion)),
+				orDash(sanitize.MaskText(sv.schemaVersion)), res.frames, countFindings(res.findings))
 		}
 	}
 	if inputErr != nil {
@@ -217,7 +218,7 @@ func writeFindingsJSON(w io.Writer, file, version string, fs []schema.Finding) {
 	enc := json.NewEncoder(w)
 	for _, f := range fs {
 		f = printable(f)
-		enc.Encode(findingJSON{File: file, SchemaVersion: maskWire(version), Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
+		enc.Encode(findingJSON{File: file, SchemaVersion: sanitize.MaskText(version), Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
 			Rule: string(f.Rule), Severity: string(f.Rule.Severity()), Pointer: f.Pointer, Reason: f.Reason})
 	}
 }
