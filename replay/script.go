@@ -101,11 +101,7 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 	b := builder{sc: &Script{Name: name, Segment: segment, Server: make([]ServerFrame, 0, hint)},
 		pendingC: map[wire.ID]int{}, pendingS: map[wire.ID]int{}}
 	cur, started := 1, false
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"codexrec/internal/wire"
@@ -107,11 +106,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 // redactions they needed, free text of annotations and segment commands sanitized.
 func copySanitized(rd *recorder.Reader, w *recorder.Writer, ext *sanitizeExtension) error {
 	z := ext.z
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
+	for e, err := range rd.Entries() {
 		if err != nil {
 			return err
 		}
@@ -142,4 +137,5 @@ func copySanitized(rd *recorder.Reader, w *recorder.Writer, ext *sanitizeExtensi
 			return fmt.Errorf("%s entry of seq %d: %w", e.Type, e.Seq, err)
 		}
 	}
+	return nil
 }
