@@ -1,4 +1,4 @@
-module codexrec
+module github.com/codexrec/codexrec
 
 go 1.26
 

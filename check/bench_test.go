@@ -14,9 +14,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/check"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/check"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // longSession writes a recording of one server lifetime holding turns copies of the

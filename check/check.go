@@ -17,8 +17,8 @@ import (
 	"time"
 	"unsafe"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Finding is one rule broken at one place in a recording.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"codexrec/check"
+	"github.com/codexrec/codexrec/check"
 )
 
 // A CI gate over a committed recording: run every rule, schema validation included,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/check"
+	"github.com/codexrec/codexrec/check"
 )
 
 // realBehaviour lists what the real Codex binaries do in the committed hermetic

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/check"
+	"github.com/codexrec/codexrec/check"
 )
 
 // FuzzCheck: any recording body, valid or not, is checked without a panic, and every

@@ -7,10 +7,10 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"codexrec/internal/jsonx"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // noise reports a frame that is not a JSON-RPC message.

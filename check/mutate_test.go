@@ -11,9 +11,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 var fixturesDir = flag.String("fixtures", filepath.Join("..", "fixtures", "hermetic"),

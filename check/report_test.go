@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"codexrec/check"
+	"github.com/codexrec/codexrec/check"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

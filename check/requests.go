@@ -10,9 +10,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // answeredMemory is how many answered ids per direction are remembered to tell a

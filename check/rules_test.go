@@ -8,9 +8,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/check"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/check"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 type want struct {

@@ -1,9 +1,9 @@
 package check
 
 import (
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // schemaWait is how many frames wait for the Codex version (learned from the

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/check"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/check"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // TestAnswerShape: the client answers a real command approval request with a decision

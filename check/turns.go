@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/recorder"
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 // closedMemory is how many completed turns are remembered to recognise late events,

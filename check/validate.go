@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sync"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // SchemaValidator returns a Checker.Schema hook validating each recording against

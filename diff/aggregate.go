@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/normalize"
 )
 
 // aggregator merges identical changes (same group, kind and pointer) and counts them.

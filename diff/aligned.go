@@ -1,6 +1,6 @@
 package diff
 
-import "codexrec/internal/wire"
+import "github.com/codexrec/codexrec/wire"
 
 // Step is one step of the alignment Compare makes in a direction: a message of each
 // session, aligned (Changes lists their differences; none when they are equal after

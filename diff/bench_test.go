@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/diff"
-	"codexrec/internal/codexbin"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 var uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)

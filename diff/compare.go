@@ -1,10 +1,10 @@
 package diff
 
 import (
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 	"strings"
 
-	"codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/normalize"
 )
 
 // ChangeKind names what kind of difference a Change is.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/diff"
-	"codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/codexbin"
 )
 
 // changeLines flattens a report to "dir kind method: change pointer" lines, sorted,

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"codexrec/diff"
+	"github.com/codexrec/codexrec/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"codexrec/diff"
+	"github.com/codexrec/codexrec/diff"
 )
 
 func Example() {

@@ -3,7 +3,7 @@ package diff
 import (
 	"testing"
 
-	"codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/normalize"
 )
 
 // FuzzCompare: comparing two normalised messages never panics, and reports no change

@@ -1,6 +1,6 @@
 package diff
 
-import "codexrec/internal/wire"
+import "github.com/codexrec/codexrec/wire"
 
 // Report is the outcome of comparing two sessions.
 type Report struct {

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/diff"
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/schema"
 )
 
 func loadEmbedded(t *testing.T, version string) (*schema.Set, *diff.SchemaSet) {

@@ -8,8 +8,8 @@ import (
 	"path"
 	"strings"
 
-	"codexrec/internal/wire"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Direction bits: who sends values of a type, as the client sees it.

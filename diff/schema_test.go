@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/diff"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/schema"
 )
 
 // schemaSpec describes a hand-made schema set: one client request (thing/do, params

@@ -10,9 +10,9 @@ import (
 	"io"
 	"os"
 
-	"codexrec/internal/normalize"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Options configure a recording diff. The zero value uses the built-in normalisation.

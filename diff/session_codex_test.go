@@ -4,11 +4,11 @@ import (
 	"context"
 	"testing"
 
-	"codexrec/fixtures"
-	"codexrec/internal/codextest"
-	"codexrec/internal/wire"
-	"codexrec/proxy"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // capturePlain records the shipped plain scenario (initialize, thread/start, one turn

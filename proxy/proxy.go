@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Proxy forwards a client's stdio to a child process. The zero value forwards without

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/wire"
-	"codexrec/proxy"
+	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // TestMain doubles as a slow cat for the tests that need a child reading in small

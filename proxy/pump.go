@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // session is the state of one Run shared by its goroutines.

@@ -8,7 +8,7 @@ import (
 	"errors"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // FormatVersion is the version of the recording format this package writes.

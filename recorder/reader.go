@@ -13,7 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Reader reads a recording entry by entry, so memory stays proportional to one entry.

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")

@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"codexrec/internal/jsonx"
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Writer appends entries to a recording. It writes to a 0600 temporary file beside

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 
-	"codexrec/internal/jsonx"
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // maxDiffLines bounds a diagnostic's diff; the rest is counted.

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strconv"
 
-	"codexrec/internal/jsonx"
-	"codexrec/internal/normalize"
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // A substitution replaces, inside later server frames, a value the recorded client

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/replay"
 )
 
 // A client's Go test starts the replay in-process, on pipes, in place of

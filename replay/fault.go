@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // FaultKind is what a fault rule does.

@@ -8,9 +8,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func TestParseFault(t *testing.T) {

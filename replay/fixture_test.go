@@ -13,9 +13,9 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // fixture is the path of a committed capture from the real binary.

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"codexrec/internal/codexbin"
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/replay"
 )
 
 // FuzzServe feeds arbitrary client input to a replay of a real capture: Serve must

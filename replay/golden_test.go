@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/replay"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")

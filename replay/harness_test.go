@@ -12,12 +12,12 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/internal/wire"
-	"codexrec/proxy"
-	"codexrec/recorder"
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // waitTimeout bounds every wait for a line; a replay answers in microseconds and the

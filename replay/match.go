@@ -8,7 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Mode says how an incoming client message is matched to an expected one. The zero

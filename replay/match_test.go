@@ -3,8 +3,8 @@ package replay_test
 import (
 	"testing"
 
-	"codexrec/internal/wire"
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func msg(line string) replay.Message {

@@ -1,6 +1,6 @@
 package replay
 
-import "codexrec/internal/normalize"
+import "github.com/codexrec/codexrec/internal/normalize"
 
 // normalizedEqual compares a recorded body with a live one after normalisation. Each
 // side gets a fresh normalizer, so ids become symbols by order of appearance within

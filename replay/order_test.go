@@ -8,7 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/replay"
 )
 
 // twoThreads is a lifetime with two threads, each then renamed: the requests of

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // DefaultPatience is Server.Patience when it is zero.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func quote(s string) string {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // maxCandidates bounds how far ahead a mismatch looks for the nearest expected frame.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Server serves one Script to one client. Only Script is required; the zero value

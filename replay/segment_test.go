@@ -6,7 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/replay"
 )
 
 // TestSegments: a recording of two server lifetimes (the client stops the server,

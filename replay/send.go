@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // pump sends every server frame that is ready and due, in recorded order within

@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // session is the state of one Serve.

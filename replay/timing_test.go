@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/codexbin"
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/replay"
 )
 
 // TestSpeed: with Speed set, a turn's frames keep the recorded gaps, scaled. Only a

@@ -15,11 +15,11 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/fixtures/fakemodel"
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/recorder"
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/fixtures/fakemodel"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 // realSession is the traffic of one session with the real codex app-server.

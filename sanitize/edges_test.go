@@ -8,7 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 // TestShapeSecretSplitAcrossDeltas: a secret-shaped token cut by a delta boundary

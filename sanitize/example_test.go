@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func Example() {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 // fuzzOptions are fixed, realistic options: a known secret, the default-style maps.

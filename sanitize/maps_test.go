@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func urlQuery(s string) string { return url.QueryEscape(s) }

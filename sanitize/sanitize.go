@@ -19,7 +19,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // Options configure a Sanitizer. The zero value applies the shape and protocol-field

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // MinSecretLen is the shortest known secret value searched for: shorter values would

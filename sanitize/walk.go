@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // walker visits every string of a valid JSON text (keys and values) in one pass over

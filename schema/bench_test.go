@@ -9,10 +9,10 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 var benchFrames []wire.Frame

@@ -1,8 +1,8 @@
 package schema
 
 import (
-	"codexrec/internal/jsonx"
 	"fmt"
+	"github.com/codexrec/codexrec/internal/jsonx"
 	"io/fs"
 	"net/url"
 	"strconv"
@@ -13,7 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // baseURL is where the schema files live as far as the compiler is concerned; the

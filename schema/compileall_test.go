@@ -3,7 +3,7 @@ package schema
 import (
 	"testing"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // TestEveryEmbeddedRouteCompiles: an embedded set compiles a route only when a

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // decode parses a message into the values jsonschema validates (map[string]any,

@@ -8,8 +8,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // gjsonValue is the decoder decode replaced, kept as the reference it must agree with.

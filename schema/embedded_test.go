@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/schema"
 )
 
 func TestEmbeddedVersions(t *testing.T) {

@@ -3,8 +3,8 @@ package schema_test
 import (
 	"fmt"
 
-	"codexrec/internal/wire"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func ExampleValidator() {

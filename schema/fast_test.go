@@ -9,8 +9,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // TestFastAgreesOnMutants: the fast check's verdict (fast.go) agrees with jsonschema

@@ -1,9 +1,9 @@
 package schema
 
 import (
-	"codexrec/internal/jsonx"
 	"errors"
 	"fmt"
+	"github.com/codexrec/codexrec/internal/jsonx"
 	"strings"
 	"unicode/utf8"
 
@@ -12,7 +12,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Rule names what kind of problem a finding is.

@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // checkRecording validates every frame of a recording, a fresh validator per server

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/wire"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // FuzzCheck: validation never panics and never blocks, whatever the lines. Each input

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/schema"
 )
 
 // writeSet writes one set of a loaded version to dir, as generate-json-schema would.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Method is one entry of a version's method table, derived from the union files

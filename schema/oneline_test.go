@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/schema"
 )
 
 // A quoted value is cut at 200 bytes, never inside a character, and at its first newline.

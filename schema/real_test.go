@@ -4,9 +4,9 @@ import (
 	"sort"
 	"testing"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func checkAll(t *testing.T, set *schema.Set, frames []wire.Frame) []schema.Finding {

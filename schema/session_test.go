@@ -14,8 +14,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codextest"
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // session drives a real codex app-server over its stdio and keeps every line that

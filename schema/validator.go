@@ -5,7 +5,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Validator checks the frames of one session in order. It keeps the state a session

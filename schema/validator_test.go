@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/wire"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // frames builds a session from "c2s {...}" / "s2c {...}" lines.

@@ -1,7 +1,7 @@
 package schema
 
 import (
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 	"reflect"
 	"sort"
 	"strconv"

@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 // The view benchmarks run over a 10 MiB recording (a real session repeated). Their

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/webdriver"
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 // writePage renders rec into dir and returns its file:// URL.

@@ -3,9 +3,9 @@ package view
 import (
 	"io"
 
-	"codexrec/diff"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // diffData is the diff page's data: the report as diff writes it as JSON, and per

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func ExampleSummarize() {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 // fixtureDir holds the capture helper's committed recordings of the real binaries:

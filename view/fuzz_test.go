@@ -7,9 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // FuzzSummarize: any line, classified as the proxy classifies it, has a summary of at

@@ -11,8 +11,8 @@ import (
 	"io"
 	"strings"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 //go:embed assets/page.css

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/diff"
-	"codexrec/internal/webdriver"
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 // TestDiffPageInBrowser opens diff pages of real recordings in Chromium: the aligned

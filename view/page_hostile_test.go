@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/webdriver"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // hostileLines are frames whose content tries to break out of the page. The real

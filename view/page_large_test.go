@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/webdriver"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // largeRecording writes a recording of at least size bytes made of the frames of a

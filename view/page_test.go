@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/webdriver"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // TestPageInBrowser opens the page of a real approvals session in headless Chromium,

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")

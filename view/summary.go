@@ -6,8 +6,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // maxSummary bounds a summary's length in runes; the full message is one click

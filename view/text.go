@@ -8,8 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // Text writes a recording as a terminal timeline, one line per frame, entry by entry,

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func TestMatchMethod(t *testing.T) {

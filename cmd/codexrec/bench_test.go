@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 // trafficMix is app-server-like traffic: mostly small notifications and deltas, and

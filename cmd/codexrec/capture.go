@@ -10,12 +10,12 @@ import (
 	"syscall"
 	"time"
 
-	"codexrec/fixtures"
-	"codexrec/internal/codexbin"
-	"codexrec/internal/wire"
-	"codexrec/proxy"
-	"codexrec/recorder"
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {

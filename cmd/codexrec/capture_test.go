@@ -8,10 +8,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // TestCaptureCommand captures the plain scenario from each pinned binary by running

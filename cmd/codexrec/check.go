@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"codexrec/check"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/check"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 func init() {

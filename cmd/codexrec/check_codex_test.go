@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 type checkReport struct {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // faultFixture is the real capture the fault-injecting replay serves.

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"codexrec/diff"
+	"github.com/codexrec/codexrec/diff"
 )
 
 func init() {

@@ -3,9 +3,9 @@ package main
 import (
 	"os"
 
-	"codexrec/diff"
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 // writeDiffHTML writes diff --html's page: the recordings read again whole (the page

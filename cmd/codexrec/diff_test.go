@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
 )
 
 // diffReport is the part of `codexrec diff --json` the tests read.

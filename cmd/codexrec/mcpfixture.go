@@ -1,7 +1,7 @@
 package main
 
 import (
-	"codexrec/fixtures/mcpserver"
+	"github.com/codexrec/codexrec/fixtures/mcpserver"
 )
 
 func init() {

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"syscall"
 
-	"codexrec/internal/wire"
-	"codexrec/proxy"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {

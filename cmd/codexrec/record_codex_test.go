@@ -8,10 +8,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // TestRecordRealCodex runs a session with the real codex app-server under the

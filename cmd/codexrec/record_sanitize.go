@@ -10,9 +10,9 @@ import (
 	"sort"
 	"strings"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {

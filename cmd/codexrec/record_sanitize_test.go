@@ -14,10 +14,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/fixtures/fakemodel"
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/fixtures/fakemodel"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 // secretForms are the encodings a secret can take in a recording: as is, JSON

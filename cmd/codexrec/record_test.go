@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"testing"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 var (
@@ -29,7 +29,7 @@ func faultserverBin(t *testing.T) string {
 	t.Helper()
 	faultOnce.Do(func() {
 		faultPath = filepath.Join(filepath.Dir(codexrecBin), "faultserver")
-		out, err := exec.Command("go", "build", "-o", faultPath, "codexrec/internal/faultserver").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", faultPath, "github.com/codexrec/codexrec/internal/faultserver").CombinedOutput()
 		if err != nil {
 			faultErr = fmt.Errorf("building faultserver: %v\n%s", err, out)
 		}

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"codexrec/replay"
+	"github.com/codexrec/codexrec/replay"
 )
 
 func init() {

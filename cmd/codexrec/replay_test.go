@@ -11,15 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/fixtures"
-	"codexrec/fixtures/client"
-	"codexrec/fixtures/fakemodel"
-	"codexrec/fixtures/scenario"
-	"codexrec/internal/codexbin"
-	"codexrec/internal/codextest"
-	"codexrec/internal/normalize"
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/fixtures/client"
+	"github.com/codexrec/codexrec/fixtures/fakemodel"
+	"github.com/codexrec/codexrec/fixtures/scenario"
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // replayFixture is a committed capture from the real binary.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"codexrec/sanitize"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {

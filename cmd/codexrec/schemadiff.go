@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"codexrec/diff"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/schema"
 )
 
 // schemaCommands are the subcommands of `codexrec schema`.

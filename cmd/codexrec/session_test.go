@@ -10,7 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/codextest"
 )
 
 // sessionTimeout bounds each wait on a live session; when it passes, codexrec is

@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 func init() {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/codextest"
 )
 
 var fixtureRoot = filepath.Join("..", "..", "fixtures", "hermetic")

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {

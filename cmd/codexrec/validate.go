@@ -10,10 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
-	"codexrec/sanitize"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"codexrec/internal/wire"
-	"codexrec/recorder"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // BenchmarkRecordValidation measures live validation's cost on the proxy, as ratios in

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"codexrec/sanitize"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/schema"
 )
 
 // printable is f with every text that came from the wire masked, for printing: what

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codexbin"
 )
 
 // fakeKey is secret-shaped text made up for the test (the form of an OpenAI project

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 
-	"codexrec/internal/wire"
-	"codexrec/schema"
+	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // sessionValidator validates one session whose Codex version may only become known

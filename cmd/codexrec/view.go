@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"codexrec/recorder"
-	"codexrec/view"
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 func init() {

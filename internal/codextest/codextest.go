@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codexbin"
 )
 
 // Binary returns the path of codex version, or skips or fails t when it is missing.

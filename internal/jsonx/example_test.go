@@ -3,7 +3,7 @@ package jsonx_test
 import (
 	"fmt"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 func Example() {

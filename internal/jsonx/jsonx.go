@@ -2,7 +2,7 @@
 // replay and normalize share, so that what one writes the others can find, the
 // reading of a \u escape's digits (sanitize, check), and RFC 6901 pointer tokens
 // (every finding, redaction and diff names its place with one). It parses no JSON
-// documents: that is gjson's and internal/wire's job.
+// documents: that is gjson's and wire's job.
 package jsonx
 
 // Escaping chooses how a string's content is written. The zero value escapes only what

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 func TestAppendContent(t *testing.T) {

@@ -3,7 +3,7 @@ package normalize_test
 import (
 	"fmt"
 
-	"codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/normalize"
 )
 
 func Example() {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/normalize"
 )
 
 // FuzzMessage: any JSON normalises without panicking, deterministically, to a value

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/normalize"
 )
 
 // run normalises msgs in order with one Normalizer and returns each result marshalled.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // pattern is a parsed JSON pointer with wildcards: "*" matches one segment, "**" any

@@ -4,7 +4,7 @@ import (
 	"maps"
 	"testing"
 
-	"codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/normalize"
 )
 
 func TestEqualFilled(t *testing.T) {

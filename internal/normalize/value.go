@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // Object is a JSON object with its members sorted by key (duplicate keys keep the last).

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 func TestClassify(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // readAll reads every line from r and fails on an error other than io.EOF.

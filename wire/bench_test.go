@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"codexrec/internal/wire"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // outputDelta is the large frame of app-server traffic: a 200 KB command output
