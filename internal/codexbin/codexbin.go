@@ -4,6 +4,7 @@
 package codexbin
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -52,7 +53,7 @@ func ModuleRoot() (string, error) {
 		return "", err
 	}
 	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && len(b) > 15 && string(b[:15]) == "module codexrec" {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(b, []byte("module github.com/codexrec/codexrec\n")) {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
