@@ -1,5 +1,7 @@
 # codexrec: see README.md. `make test` is what CI runs.
 CODEX_VERSIONS := 0.163.0 0.171.0
+# Every version whose schemas are embedded (schema/versions); CI runs only CODEX_VERSIONS.
+EMBEDDED := 0.163.0 0.164.0 0.165.0 0.166.0 0.167.2 0.168.0 0.169.0 0.171.0
 NEWEST := 0.171.0
 GO ?= go
 BIN := bin/codexrec

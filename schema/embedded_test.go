@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,19 +10,30 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/internal/codextest"
 	"github.com/codexrec/codexrec/schema"
 )
 
+// served are the Codex versions the npm registry serves from the pinned oldest on
+// (there is no 0.170.x): every one is embedded.
+var served = []string{"0.163.0", "0.164.0", "0.165.0", "0.166.0", "0.167.2", "0.168.0", "0.169.0", "0.171.0"}
+
 func TestEmbeddedVersions(t *testing.T) {
 	got := schema.Embedded()
-	if fmt.Sprint(got) != fmt.Sprint(codexbin.Versions) {
-		t.Errorf("Embedded() = %v, want the pinned versions %v", got, codexbin.Versions)
+	if fmt.Sprint(got) != fmt.Sprint(served) {
+		t.Errorf("Embedded() = %v, want every served version %v", got, served)
+	}
+	for _, p := range codexbin.Versions {
+		if _, err := schema.Load(p); err != nil {
+			t.Errorf("pinned version %s: %v", p, err)
+		}
 	}
 	for _, tc := range []struct {
 		in, want string
@@ -30,7 +42,9 @@ func TestEmbeddedVersions(t *testing.T) {
 	}{
 		{"0.163.0", "0.163.0", true, false},
 		{"0.171.0", "0.171.0", true, false},
-		{"0.165.2", "0.163.0", false, false},
+		{"0.165.0", "0.165.0", true, false},
+		{"0.165.2", "0.165.0", false, false},
+		{"0.170.1", "0.169.0", false, false},
 		{"0.200.0", "0.171.0", false, false},
 		{"0.171.0-alpha.1", "0.171.0", true, false},
 		{"0.100.0", "", false, true},
@@ -41,9 +55,47 @@ func TestEmbeddedVersions(t *testing.T) {
 			t.Errorf("Nearest(%q) = %q, %v, %v; want %q, %v, error %v", tc.in, v, exact, err, tc.want, tc.exact, tc.err)
 		}
 	}
-	if _, err := schema.Load("0.165.0"); err == nil {
+	if _, err := schema.Load("0.170.0"); err == nil {
 		t.Error("Load of a version that is not embedded succeeded")
 	}
+}
+
+// TestEmbeddedStoreDedupes: a file identical in several versions is stored once, so
+// the object store holds fewer files than the sets list together.
+func TestEmbeddedStoreDedupes(t *testing.T) {
+	zr, err := zip.OpenReader(filepath.Join("versions", "objects.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	stored := map[string]bool{}
+	for _, f := range zr.File {
+		stored[f.Name] = true
+	}
+	listed, distinct := 0, map[string]bool{}
+	for _, v := range schema.Embedded() {
+		for _, mode := range []string{schema.Stable, schema.Experimental} {
+			b, err := os.ReadFile(filepath.Join("versions", v, mode+".sha256"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				sum, _, _ := strings.Cut(line, "  ")
+				listed++
+				distinct[sum] = true
+				if !stored[sum] {
+					t.Errorf("codex %s %s: %s not in the store", v, mode, line)
+				}
+			}
+		}
+	}
+	if len(stored) != len(distinct) {
+		t.Errorf("store holds %d objects, the lists name %d distinct ones", len(stored), len(distinct))
+	}
+	if len(distinct)*2 > listed {
+		t.Errorf("%d listed files, %d distinct: expected most files shared between versions", listed, len(distinct))
+	}
+	t.Logf("%d listed files stored as %d objects", listed, len(distinct))
 }
 
 // files lists a set's files with their contents.
@@ -101,6 +153,13 @@ func TestEmbeddedMatchesManifest(t *testing.T) {
 func TestEmbeddedMatchesBinary(t *testing.T) {
 	for _, v := range schema.Embedded() {
 		t.Run(v, func(t *testing.T) {
+			// CI installs only the pinned versions; the others are checked where they
+			// are installed (scripts/install-codex.sh VERSION).
+			if !slices.Contains(codexbin.Versions, v) {
+				if _, err := codexbin.Find(v); err != nil {
+					t.Skip(err)
+				}
+			}
 			bin := codextest.Binary(t, v)
 			env, _ := codextest.Env(t)
 			set, err := schema.Load(v)
@@ -131,5 +190,19 @@ func TestEmbeddedMatchesBinary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEmbeddedFS: a set read from the object store behaves as an fs.FS should
+// (directories, ReadDir, Stat, file contents) for every embedded version.
+func TestEmbeddedFS(t *testing.T) {
+	for _, v := range schema.Embedded() {
+		set, err := schema.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fstest.TestFS(set.FS(true), "ClientRequest.json", "v2/TurnStartParams.json", "v1/InitializeResponse.json"); err != nil {
+			t.Errorf("codex %s: %v", v, err)
+		}
 	}
 }

@@ -6,8 +6,6 @@
 package schema
 
 import (
-	"archive/zip"
-	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -22,7 +20,7 @@ import (
 	"sync/atomic"
 )
 
-//go:embed versions/manifest.json versions/*/*.zip
+//go:embed versions/manifest.json versions/objects.zip versions/*/*.sha256
 var embedded embed.FS
 
 // Stable and Experimental name a version's two schema sets: what
@@ -43,10 +41,10 @@ type manifest struct {
 	Versions []struct {
 		Version string `json:"version"`
 		Sets    map[string]struct {
-			Archive string `json:"archive"`
-			Files   int    `json:"files"`
-			Bytes   int64  `json:"bytes"`
-			SHA256  string `json:"sha256"`
+			List   string `json:"list"`
+			Files  int    `json:"files"`
+			Bytes  int64  `json:"bytes"`
+			SHA256 string `json:"sha256"`
 		} `json:"sets"`
 	} `json:"versions"`
 }
@@ -101,10 +99,14 @@ func Nearest(version string) (v string, exact bool, err error) {
 }
 
 // Load returns the embedded schemas of exactly version (see Nearest for the fallback).
-// Loading only opens the archives and reads the method table; each method's schema is
+// Loading only reads the set's file lists and the method table; each method's schema is
 // compiled the first time a message needs it.
 func Load(version string) (*Set, error) {
 	m, err := readManifest()
+	if err != nil {
+		return nil, err
+	}
+	objects, err := readObjects()
 	if err != nil {
 		return nil, err
 	}
@@ -118,15 +120,15 @@ func Load(version string) (*Set, error) {
 			if !ok {
 				return nil, fmt.Errorf("schema: codex %s: manifest has no %s set", version, mode)
 			}
-			b, err := embedded.ReadFile("versions/" + s.Archive)
+			b, err := embedded.ReadFile("versions/" + s.List)
 			if err != nil {
 				return nil, fmt.Errorf("schema: codex %s: %w", version, err)
 			}
-			zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+			lfs, err := newListFS(b, objects)
 			if err != nil {
-				return nil, fmt.Errorf("schema: codex %s: %s: %w", version, s.Archive, err)
+				return nil, fmt.Errorf("schema: codex %s: %s: %w", version, s.List, err)
 			}
-			fsys[i] = zr
+			fsys[i] = lfs
 		}
 		return newSet(version, fsys[0], fsys[1])
 	}
