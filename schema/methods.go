@@ -21,8 +21,10 @@ type Method struct {
 	From wire.Direction // who sends it: ClientToServer or ServerToClient
 	// Params is the params type's name ("TurnStartParams"), "" when the method takes none.
 	Params string
-	// Result is the result type's name for a request: Params with "Params" replaced by
-	// "Response", "" when no such schema file exists (then results are not checked).
+	// Result is the result type's name for a request, from the protocol's request
+	// definitions (versions/methods.json; else Params with "Params" replaced by
+	// "Response"), "" when the version has no such schema file (then results are not
+	// checked).
 	Result string
 	// Experimental marks a method that only the --experimental set declares.
 	Experimental bool
@@ -78,11 +80,8 @@ func newSet(version string, stable, exp fs.FS) (*Set, error) {
 				if m == nil {
 					m = &Method{Name: name, Kind: u.kind, From: u.from, union: u.file, branch: [2]int{-1, -1}, idx: len(s.methods)}
 					m.Params = paramsType(br.Get("properties.params"))
-					if u.kind == wire.KindRequest && strings.HasSuffix(m.Params, "Params") {
-						r := strings.TrimSuffix(m.Params, "Params") + "Response"
-						if _, ok := s.index[1][r]; ok {
-							m.Result = r
-						}
+					if u.kind == wire.KindRequest {
+						m.Result = resultType(u.from, name, m.Params, s.index[1])
 					}
 					s.methods[k] = m
 				}

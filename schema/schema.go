@@ -20,7 +20,7 @@ import (
 	"sync/atomic"
 )
 
-//go:embed versions/manifest.json versions/objects.zip versions/*/*.sha256
+//go:embed versions/manifest.json versions/objects.zip versions/*/*.sha256 versions/methods.json
 var embedded embed.FS
 
 // Stable and Experimental name a version's two schema sets: what

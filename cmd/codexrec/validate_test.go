@@ -64,7 +64,7 @@ func TestValidateCommand(t *testing.T) {
 	newer := filepath.Join(dir, "newer.jsonl")
 	writeRecording(t, newer,
 		`c2s {"id":1,"method":"initialize","params":{"clientInfo":{"name":"t","title":null,"version":"1"}}}`,
-		strings.Replace(initResp163, "0.163.0", "0.165.0", 1))
+		strings.Replace(initResp163, "0.163.0", "0.170.1", 1))
 
 	r := runCodexrec(t, dir, nil, "validate", "bad.jsonl")
 	want := "bad.jsonl:3: c2s turn/start invalid /params/threadId: wrong type: got number, want string\n" +
@@ -97,8 +97,8 @@ func TestValidateCommand(t *testing.T) {
 		{[]string{"validate", "--fail-on", "none", "bad.jsonl"}, 0, "3 findings"},
 		{[]string{"validate", "--fail-on", "undeclared", "clean.jsonl"}, 0, "no findings"},
 		{[]string{"validate", "--codex-version", "0.171.0", "clean.jsonl"}, 0, "schema 0.171.0"},
-		{[]string{"validate", "--codex-version", "0.168.3", "clean.jsonl"}, 0, "has no embedded schema; validating against 0.163.0, the nearest older one"},
-		{[]string{"validate", "newer.jsonl"}, 0, "newer.jsonl: codex 0.165.0 (initialize userAgent) has no embedded schema; validating against 0.163.0, the nearest older one"},
+		{[]string{"validate", "--codex-version", "0.168.3", "clean.jsonl"}, 0, "has no embedded schema; validating against 0.168.0, the nearest older one"},
+		{[]string{"validate", "newer.jsonl"}, 0, "newer.jsonl: codex 0.170.1 (initialize userAgent) has no embedded schema; validating against 0.169.0, the nearest older one"},
 		{[]string{"validate", "missing.jsonl", "clean.jsonl"}, 2, "missing.jsonl"},
 		{[]string{"validate", "--fail-on", "sometimes", "clean.jsonl"}, 2, "want invalid, undeclared or none"},
 		{[]string{"validate", "--codex-version", "banana", "clean.jsonl"}, 2, "not a codex version"},
@@ -223,13 +223,13 @@ func TestRecordValidates(t *testing.T) {
 	}
 
 	bad := filepath.Join(dir, "bad.jsonl")
-	r = recordWithCodex(t, v, bad, []string{"--fail-on", "invalid", "--codex-version", "0.165.0"},
+	r = recordWithCodex(t, v, bad, []string{"--fail-on", "invalid", "--codex-version", "0.170.1"},
 		`{"method":"initialized"}`, `{"id":2,"method":"thread/frobnicate","params":{}}`)
 	if r.code != 1 {
 		t.Errorf("bad session: exit %d, want 1\n%s", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"codex 0.165.0 (--codex-version) has no embedded schema; validating against 0.163.0, the nearest older one",
+		"codex 0.170.1 (--codex-version) has no embedded schema; validating against 0.169.0, the nearest older one",
 		"c2s thread/frobnicate unknown-method /method",
 	} {
 		if strings.Count(string(r.stderr), want) != 1 {
@@ -240,7 +240,7 @@ func TestRecordValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Header.SchemaVersion != "0.163.0" || len(rec.Header.Notes) != 1 {
+	if rec.Header.SchemaVersion != "0.169.0" || len(rec.Header.Notes) != 1 {
 		t.Errorf("header: schemaVersion %q notes %q", rec.Header.SchemaVersion, rec.Header.Notes)
 	}
 	found := false
