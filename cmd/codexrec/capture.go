@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/fixtures/scenario"
 	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
@@ -45,6 +46,10 @@ type captureConfig struct {
 	timeout      time.Duration
 	exts         []recordExtension
 	versionFlag  flag.Value // --codex-version when validation defined it
+	// derived is the scenario rerun derived from a recording (instead of --scenario).
+	derived *scenario.Scenario
+	// result receives what the run did, for rerun's report.
+	result *fixtures.Result
 }
 
 func captureFlags(fs *flag.FlagSet) any {
@@ -83,15 +88,17 @@ func runCapture(cfg any, args []string, std stdio) error {
 	if len(args) > 0 {
 		return usagef("unexpected arguments %q", args)
 	}
-	if c.scenario == "" {
+	if c.scenario == "" && c.derived == nil {
 		return usagef("--scenario is required (shipped: %s)", strings.Join(fixtures.Names(), ", "))
 	}
 	if c.out == "" {
 		return usagef("-o FILE is required")
 	}
-	sc, err := fixtures.Load(c.scenario)
-	if err != nil {
-		return &exitError{exitUsage, err}
+	sc, err := c.derived, error(nil)
+	if sc == nil {
+		if sc, err = fixtures.Load(c.scenario); err != nil {
+			return &exitError{exitUsage, err}
+		}
 	}
 	if c.versionFlag != nil {
 		c.codexVersion = c.versionFlag.String()
@@ -168,6 +175,9 @@ func runCapture(cfg any, args []string, std stdio) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	res, runErr := sess.Run(ctx)
+	if c.result != nil {
+		*c.result = res
+	}
 
 	t := recorder.Trailer{Ended: recorder.EndClientEOF}
 	if n := len(res.Exits); n > 0 {

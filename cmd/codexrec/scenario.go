@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/codexrec/codexrec/fixtures/derive"
+	"github.com/codexrec/codexrec/recorder"
+)
+
+func init() {
+	register(&command{
+		name:    "scenario",
+		args:    "SUBCOMMAND [flags] [args] (subcommands: from-recording)",
+		summary: "work with capture scenarios: scenario from-recording FILE derives one that replays a recording",
+		run:     runScenario,
+	})
+}
+
+var scenarioCommands = map[string]*command{
+	"from-recording": {
+		name:         "scenario from-recording",
+		args:         "[-o FILE] [--force] RECORDING",
+		summary:      "derive a capture scenario that replays RECORDING (its client messages, answers and model side); capture --scenario runs it",
+		flags:        fromRecordingFlags,
+		run:          runFromRecording,
+		interspersed: true,
+	},
+}
+
+func runScenario(_ any, args []string, std stdio) error {
+	if len(args) == 0 {
+		return usagef("want a subcommand: from-recording")
+	}
+	c, ok := scenarioCommands[args[0]]
+	if !ok {
+		return usagef("unknown subcommand %q (want from-recording)", args[0])
+	}
+	return runCommand(c, args[1:], std)
+}
+
+type fromRecordingConfig struct {
+	out   string
+	force bool
+}
+
+func fromRecordingFlags(fs *flag.FlagSet) any {
+	c := &fromRecordingConfig{}
+	fs.StringVar(&c.out, "o", "", "write the scenario to `FILE` (default stdout)")
+	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
+	return c
+}
+
+func runFromRecording(cfg any, args []string, std stdio) error {
+	c := cfg.(*fromRecordingConfig)
+	if len(args) != 1 {
+		return usagef("want one recording")
+	}
+	res, err := deriveScenario(args[0])
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // placeholders such as <cwd> stay readable (and matchable)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res.Scenario); err != nil {
+		return err
+	}
+	b := buf.Bytes()
+	for _, s := range res.Skipped {
+		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", s)
+	}
+	if c.out == "" {
+		_, err := std.out.Write(b)
+		return err
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if c.force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(c.out, flags, 0o600)
+	if err != nil {
+		return usageOrIO(err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return usageOrIO(err)
+	}
+	return usageOrIO0(f.Close())
+}
+
+// deriveScenario reads a recording and derives its scenario.
+func deriveScenario(path string) (*derive.Result, error) {
+	rec, err := recorder.ReadFile(path)
+	if err != nil {
+		return nil, usageOrIO(err)
+	}
+	res, err := derive.FromRecording(rec, path)
+	if err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	return res, nil
+}
+
+func usageOrIO0(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageOrIO(err)
+}
