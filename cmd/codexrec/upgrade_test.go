@@ -1,0 +1,135 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/codextest"
+)
+
+// editedRecordings writes two edits of the committed plain fixture: one whose
+// recorded initialize result says another platformOs than any server sends (so a
+// rerun answers differently: changed), one with an extra client request the recording
+// shows answered but every real server rejects (breaking). The real binary cannot be
+// made to produce either, which is why they are edited by hand.
+func editedRecordings(t *testing.T, dir string) (changed, breaking string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "hermetic", codexbin.Oldest, "plain.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"platformOs":"linux"`) {
+		t.Fatal("plain.jsonl has no platformOs linux to edit")
+	}
+	changed = filepath.Join(dir, "changed.jsonl")
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(b), `"platformOs":"linux"`, `"platformOs":"plan9"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if strings.HasPrefix(l, `{"type":"exit"`) {
+			out = append(out,
+				`{"type":"frame","seq":43,"t":0.99,"dir":"c2s","kind":"request","method":"thread/frobnicate","id":99,"msg":{"id":99,"method":"thread/frobnicate","params":{}}}`+"\n",
+				`{"type":"frame","seq":44,"t":0.995,"dir":"s2c","kind":"response","method":"thread/frobnicate","id":99,"msg":{"id":99,"result":{}}}`+"\n")
+		}
+		out = append(out, l)
+	}
+	breaking = filepath.Join(dir, "breaking.jsonl")
+	if err := os.WriteFile(breaking, []byte(strings.Join(out, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return changed, breaking
+}
+
+type upgradeJSON struct {
+	Schema struct {
+		Breaking int `json:"breaking"`
+	} `json:"schema"`
+	Recordings []struct {
+		Name   string   `json:"name"`
+		Status string   `json:"status"`
+		Why    []string `json:"why"`
+	} `json:"recordings"`
+}
+
+// TestUpgradeExitCodes runs the built binary's upgrade on one version (no schema
+// change) over a recording that reruns the same (exit 0), one the server answers
+// differently (changed, exit 0) and one with a request the server rejects (breaking,
+// exit 1).
+func TestUpgradeExitCodes(t *testing.T) {
+	v := codexbin.Oldest
+	codextest.Binary(t, v)
+	dir := t.TempDir()
+	changed, breaking := editedRecordings(t, dir)
+	plain, _ := filepath.Abs(filepath.Join("..", "..", "fixtures", "hermetic", v, "plain.jsonl"))
+	for _, tc := range []struct {
+		file, status string
+		code         int
+	}{
+		{plain, "same", 0},
+		{changed, "changed", 0},
+		{breaking, "breaking", 1},
+	} {
+		t.Run(tc.status, func(t *testing.T) {
+			r := runCodexrec(t, "", nil, "upgrade", "--from", v, "--to", v, "--json", tc.file)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, r.stderr)
+			}
+			var rep upgradeJSON
+			if err := json.Unmarshal(r.stdout, &rep); err != nil {
+				t.Fatalf("%v\n%s", err, r.stdout)
+			}
+			if rep.Schema.Breaking != 0 || len(rep.Recordings) != 1 || rep.Recordings[0].Status != tc.status {
+				t.Fatalf("report %+v, want one %s recording", rep, tc.status)
+			}
+			if tc.status == "breaking" && (len(rep.Recordings[0].Why) != 1 || !strings.Contains(rep.Recordings[0].Why[0], "thread/frobnicate (#1) is rejected")) {
+				t.Errorf("why %q", rep.Recordings[0].Why)
+			}
+		})
+	}
+}
+
+// TestUpgradeReport: from the oldest pinned version to the newest, over two committed
+// fixtures, the text report has the summary table, the HTML page links each pair's
+// diff page, and the schema diff's breaking changes make the exit code 1.
+func TestUpgradeReport(t *testing.T) {
+	codextest.Binary(t, codexbin.Oldest)
+	codextest.Binary(t, codexbin.Newest)
+	dir := t.TempDir()
+	var files []string
+	for _, n := range []string{"plain", "approval-accept"} {
+		f, _ := filepath.Abs(filepath.Join("..", "..", "fixtures", "hermetic", codexbin.Oldest, n+".jsonl"))
+		files = append(files, f)
+	}
+	page := filepath.Join(dir, "upgrade.html")
+	r := runCodexrec(t, "", nil, append([]string{"upgrade", "--from", codexbin.Oldest, "--to", codexbin.Newest, "-o", page}, files...)...)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1 (the schema diff has breaking changes)\n%s", r.code, r.stderr)
+	}
+	out := string(r.stdout)
+	for _, want := range []string{"codex " + codexbin.Oldest + " -> " + codexbin.Newest, "recording ", "plain ", "approval-accept ", "/result/thread/attachedToThreadId"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{"upgrade.html.diffs/01-plain.html", "upgrade.html.diffs/02-approval-accept.html"} {
+		if !strings.Contains(string(html), `href="`+link+`"`) {
+			t.Errorf("page does not link %s", link)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, link))
+		if err != nil || !strings.Contains(string(b), "<!DOCTYPE html>") {
+			t.Errorf("diff page %s: %v", link, err)
+		}
+	}
+	if strings.Contains(string(html), "<script") || !strings.Contains(string(html), "Schema changes") {
+		t.Errorf("the report page should be static and carry the schema changes")
+	}
+}
