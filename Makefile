@@ -6,7 +6,7 @@ NEWEST := 0.171.0
 GO ?= go
 BIN := bin/codexrec
 
-.PHONY: all build test codex chromium demo bench fixtures fuzz lint clean
+.PHONY: all build test codex chromium demo bench fixtures fuzz lint clean matrix
 
 all: build
 
@@ -37,6 +37,11 @@ demo: build codex
 # Capture every shipped scenario with every pinned codex into fixtures/hermetic.
 fixtures: build codex
 	@scripts/capture-fixtures.sh
+
+# Capture every shipped scenario with every embedded codex version (installing each
+# binary when missing) and write the compatibility table. Not run by CI.
+matrix: build
+	$(GO) run ./internal/matrixgen -codexrec $(BIN) -versions "$(EMBEDDED)" -o docs/compatibility.md
 
 bench: build
 	@scripts/bench.sh
