@@ -37,7 +37,7 @@ type validateConfig struct {
 func validateFlags(fs *flag.FlagSet) any {
 	c := &validateConfig{}
 	fs.BoolVar(&c.json, "json", false, "print findings as JSON Lines on stdout, one object per finding")
-	fs.StringVar(&c.failOn, "fail-on", "invalid", "exit 1 on findings of this `level`: invalid (errors: invalid, unknown-method, unpaired-response), undeclared (also undeclared-field and experimental) or none")
+	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 on findings of this `level` or worse: "+failOnHelp+" (error: invalid, unknown-method, unpaired-response; warning adds undeclared-field and experimental)")
 	schemaFlags(fs, &c.version, &c.schemaDir)
 	return c
 }
@@ -46,37 +46,6 @@ func validateFlags(fs *flag.FlagSet) any {
 func schemaFlags(fs *flag.FlagSet, version, dir *string) {
 	fs.StringVar(version, "codex-version", "", "validate against this Codex `VERSION` (default: from the initialize response's userAgent; the nearest older embedded version when it is not embedded)")
 	fs.StringVar(dir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
-}
-
-// failLevel says which findings make the exit code 1.
-type failLevel int
-
-const (
-	failNone failLevel = iota
-	failInvalid
-	failUndeclared
-)
-
-func parseFailOn(s string) (failLevel, error) {
-	switch s {
-	case "none":
-		return failNone, nil
-	case "invalid":
-		return failInvalid, nil
-	case "undeclared":
-		return failUndeclared, nil
-	}
-	return 0, fmt.Errorf("--fail-on %q: want invalid, undeclared or none", s)
-}
-
-func (l failLevel) fails(r schema.Rule) bool {
-	switch l {
-	case failInvalid:
-		return r.Severity() == schema.SeverityError
-	case failUndeclared:
-		return true
-	}
-	return false
 }
 
 func runValidate(cfg any, args []string, std stdio) error {
@@ -91,8 +60,8 @@ func runValidate(cfg any, args []string, std stdio) error {
 	var inputErr error
 	failed := false
 	for _, path := range args {
-		sv := &sessionValidator{version: c.version, dir: c.schemaDir}
-		if err := sv.setup(); err != nil {
+		sv := &schema.SessionValidator{Version: c.version, Dir: c.schemaDir}
+		if err := sv.Start(); err != nil {
 			return &exitError{exitUsage, err}
 		}
 		res, err := validateFile(path, sv)
@@ -101,7 +70,7 @@ func runValidate(cfg any, args []string, std stdio) error {
 			inputErr = errors.Join(inputErr, err)
 			continue
 		}
-		for _, n := range sv.notes {
+		for _, n := range sv.Notes() {
 			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, sanitize.MaskText(n))
 		}
 		for _, f := range res.findings {
@@ -110,14 +79,14 @@ func runValidate(cfg any, args []string, std stdio) error {
 			}
 		}
 		if c.json {
-			writeFindingsJSON(std.out, path, sv.schemaVersion, res.findings)
+			writeFindingsJSON(std.out, path, res.schemaVersion, res.findings)
 		} else {
 			for _, f := range res.findings {
 				f = printable(f)
 				fmt.Fprintf(std.out, "%s:%d: %s %s %s %s: %s\n", path, f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
 			}
 			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(sanitize.MaskText(res.codexVersion)),
-				orDash(sanitize.MaskText(sv.schemaVersion)), res.frames, countFindings(res.findings))
+				orDash(sanitize.MaskText(res.schemaVersion)), res.frames, countFindings(res.findings))
 		}
 	}
 	if inputErr != nil {
@@ -130,14 +99,15 @@ func runValidate(cfg any, args []string, std stdio) error {
 }
 
 type validateResult struct {
-	frames       int
-	codexVersion string
-	findings     []schema.Finding
+	frames        int
+	codexVersion  string
+	schemaVersion string
+	findings      []schema.Finding
 }
 
 // validateFile streams a recording through sv. Findings a recording already holds
 // are ignored: they are recomputed.
-func validateFile(path string, sv *sessionValidator) (*validateResult, error) {
+func validateFile(path string, sv *schema.SessionValidator) (*validateResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
@@ -154,20 +124,21 @@ func validateFile(path string, sv *sessionValidator) (*validateResult, error) {
 		}
 		switch e.Type {
 		case recorder.TypeSegment:
-			sv.restart()
+			sv.Restart()
 		case recorder.TypeFrame:
 			res.frames++
 			fr := wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg}
-			res.findings = append(res.findings, sv.frame(&fr)...)
+			res.findings = append(res.findings, sv.Frame(&fr)...)
 		}
 	}
 	res.codexVersion = rd.Header().CodexVersion
-	if sv.codex == "" {
-		sv.codex = res.codexVersion
-	}
-	res.findings = append(res.findings, sv.finish()...)
-	if res.codexVersion == "" {
-		res.codexVersion = sv.codex
+	sv.Header = res.codexVersion
+	res.findings = append(res.findings, sv.Finish()...)
+	if c, ok := sv.Chosen(); ok {
+		res.schemaVersion = c.Schema
+		if res.codexVersion == "" && c.From != schema.FromExplicit {
+			res.codexVersion = c.Codex
+		}
 	}
 	sort.SliceStable(res.findings, func(i, j int) bool { return res.findings[i].Seq < res.findings[j].Seq })
 	return res, nil

@@ -100,7 +100,7 @@ func TestValidateCommand(t *testing.T) {
 		{[]string{"validate", "--codex-version", "0.168.3", "clean.jsonl"}, 0, "has no embedded schema; validating against 0.163.0, the nearest older one"},
 		{[]string{"validate", "newer.jsonl"}, 0, "newer.jsonl: codex 0.165.0 (initialize userAgent) has no embedded schema; validating against 0.163.0, the nearest older one"},
 		{[]string{"validate", "missing.jsonl", "clean.jsonl"}, 2, "missing.jsonl"},
-		{[]string{"validate", "--fail-on", "sometimes", "clean.jsonl"}, 2, "want invalid, undeclared or none"},
+		{[]string{"validate", "--fail-on", "sometimes", "clean.jsonl"}, 2, "want info, warning, error or never"},
 		{[]string{"validate", "--codex-version", "banana", "clean.jsonl"}, 2, "not a codex version"},
 		{[]string{"validate"}, 2, "no recording"},
 	} {
