@@ -101,7 +101,7 @@ func runCapture(cfg any, args []string, std stdio) error {
 	}
 	if !c.force {
 		if _, err := os.Lstat(c.out); err == nil {
-			return &exitError{exitUsage, fmt.Errorf("%s: %w", c.out, recorder.ErrExists)}
+			return createError(fmt.Errorf("%s: %w", c.out, recorder.ErrExists))
 		}
 	}
 	var mcp []string

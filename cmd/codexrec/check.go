@@ -52,7 +52,7 @@ func checkFlags(fs *flag.FlagSet) any {
 func runCheck(cfg any, args []string, std stdio) error {
 	c := cfg.(*checkConfig)
 	if c.listRules {
-		for _, r := range check.Rules {
+		for _, r := range check.Rules() {
 			fmt.Fprintf(std.out, "%-26s %-7s %s\n", r.ID, r.Severity, r.Summary)
 		}
 		return nil

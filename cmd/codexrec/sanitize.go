@@ -23,7 +23,6 @@ func init() {
 }
 
 type sanitizeConfig struct {
-	fs      *flag.FlagSet
 	out     string
 	force   bool
 	noMaps  bool
@@ -31,7 +30,7 @@ type sanitizeConfig struct {
 }
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
-	c := &sanitizeConfig{fs: fs}
+	c := &sanitizeConfig{}
 	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")

@@ -23,7 +23,7 @@ func init() {
 	})
 	schemaCommands["diff"] = &command{
 		name:         "schema diff",
-		args:         "[--json] [--fail-on TIER] [--experimental] OLD NEW",
+		args:         "[--json] [--fail-on LEVEL] [--experimental] OLD NEW",
 		summary:      "compare two protocol versions (embedded versions such as 0.163.0, or folders from `codex app-server generate-json-schema`), classifying each change as breaking, warning or info for a client",
 		flags:        schemaDiffFlags,
 		run:          runSchemaDiff,

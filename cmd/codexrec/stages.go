@@ -136,7 +136,7 @@ type sanitizeFlags struct {
 }
 
 func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
-	fs.Var(&s.secretEnvs, "secret-env", "also treat environment variable `NAME`'s value as a secret (repeatable; "+strings.Join(sanitize.DefaultSecretEnvs, ", ")+" always are)")
+	fs.Var(&s.secretEnvs, "secret-env", "also treat environment variable `NAME`'s value as a secret (repeatable; "+strings.Join(sanitize.DefaultSecretEnvs(), ", ")+" always are)")
 	fs.Var(&s.secretFiles, "secret-file", "treat each line of `PATH` as a secret value (repeatable)")
 	fs.Var(&s.allow, "allow", "a value matching `REGEX` is a known false positive of the shape rules (repeatable)")
 	fs.Var(&s.allowFiles, "allow-file", "read --allow regular expressions from `PATH`, one per line (# comments)")
@@ -151,7 +151,7 @@ func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
 func (s *sanitizeFlags) options(cwd string) (sanitize.Options, []string, error) {
 	opts := sanitize.Options{Salt: s.salt}
 	var names []string
-	for _, n := range append(append([]string(nil), sanitize.DefaultSecretEnvs...), s.secretEnvs...) {
+	for _, n := range append(append([]string(nil), sanitize.DefaultSecretEnvs()...), s.secretEnvs...) {
 		v := os.Getenv(n)
 		if v == "" || slices.Contains(names, n) {
 			continue

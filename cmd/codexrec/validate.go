@@ -29,6 +29,7 @@ func init() {
 
 type validateConfig struct {
 	json      bool
+	jsonl     bool
 	failOn    string
 	version   string
 	schemaDir string
@@ -36,7 +37,8 @@ type validateConfig struct {
 
 func validateFlags(fs *flag.FlagSet) any {
 	c := &validateConfig{}
-	fs.BoolVar(&c.json, "json", false, "print findings as JSON Lines on stdout, one object per finding")
+	fs.BoolVar(&c.json, "json", false, "print the report as one JSON document on stdout: every file with its versions, frame count and findings")
+	fs.BoolVar(&c.jsonl, "jsonl", false, "print findings as JSON Lines on stdout, one object per finding (what --json printed before)")
 	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 on findings of this `level` or worse: "+failOnHelp+" (error: invalid, unknown-method, unpaired-response; warning adds undeclared-field and experimental)")
 	schemaFlags(fs, &c.version, &c.schemaDir)
 	return c
@@ -57,8 +59,12 @@ func runValidate(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no recording to validate")
 	}
+	if c.json && c.jsonl {
+		return usagef("--json and --jsonl exclude each other")
+	}
 	var inputErr error
 	failed := false
+	report := validateReport{Files: []validateFileJSON{}}
 	for _, path := range args {
 		sv := &schema.SessionValidator{Version: c.version, Dir: c.schemaDir}
 		if err := sv.Start(); err != nil {
@@ -78,15 +84,28 @@ func runValidate(cfg any, args []string, std stdio) error {
 				failed = true
 			}
 		}
-		if c.json {
-			writeFindingsJSON(std.out, path, res.schemaVersion, res.findings)
-		} else {
+		switch {
+		case c.json:
+			report.add(path, res)
+		case c.jsonl:
+			if err := writeFindingsJSON(std.out, path, res.schemaVersion, res.findings); err != nil {
+				return err
+			}
+		default:
 			for _, f := range res.findings {
 				f = printable(f)
 				fmt.Fprintf(std.out, "%s:%d: %s %s %s %s: %s\n", path, f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
 			}
 			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(sanitize.MaskText(res.codexVersion)),
 				orDash(sanitize.MaskText(res.schemaVersion)), res.frames, countFindings(res.findings))
+		}
+	}
+	if c.json {
+		report.Failed = failed
+		enc := json.NewEncoder(std.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return err
 		}
 	}
 	if inputErr != nil {
@@ -96,6 +115,29 @@ func runValidate(cfg any, args []string, std stdio) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// validateReport is validate --json: one document.
+type validateReport struct {
+	Failed bool               `json:"failed"`
+	Files  []validateFileJSON `json:"files"`
+}
+
+type validateFileJSON struct {
+	File          string        `json:"file"`
+	CodexVersion  string        `json:"codexVersion,omitempty"`
+	SchemaVersion string        `json:"schemaVersion,omitempty"`
+	Frames        int           `json:"frames"`
+	Findings      []findingJSON `json:"findings"`
+}
+
+func (r *validateReport) add(file string, res *validateResult) {
+	fj := validateFileJSON{File: file, CodexVersion: sanitize.MaskText(res.codexVersion),
+		SchemaVersion: sanitize.MaskText(res.schemaVersion), Frames: res.frames, Findings: []findingJSON{}}
+	for _, f := range res.findings {
+		fj.Findings = append(fj.Findings, toFindingJSON(file, res.schemaVersion, f))
+	}
+	r.Files = append(r.Files, fj)
 }
 
 type validateResult struct {
@@ -172,7 +214,7 @@ func countFindings(fs []schema.Finding) string {
 	return fmt.Sprintf("%d %s (%s)", len(fs), word, strings.Join(parts, ", "))
 }
 
-// findingJSON is one line of validate --json.
+// findingJSON is one finding of validate --json and one line of --jsonl.
 type findingJSON struct {
 	File          string `json:"file"`
 	SchemaVersion string `json:"schemaVersion,omitempty"`
@@ -185,11 +227,18 @@ type findingJSON struct {
 	Reason        string `json:"reason"`
 }
 
-func writeFindingsJSON(w io.Writer, file, version string, fs []schema.Finding) {
+func writeFindingsJSON(w io.Writer, file, version string, fs []schema.Finding) error {
 	enc := json.NewEncoder(w)
 	for _, f := range fs {
-		f = printable(f)
-		enc.Encode(findingJSON{File: file, SchemaVersion: sanitize.MaskText(version), Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
-			Rule: string(f.Rule), Severity: string(f.Rule.Severity()), Pointer: f.Pointer, Reason: f.Reason})
+		if err := enc.Encode(toFindingJSON(file, version, f)); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+func toFindingJSON(file, version string, f schema.Finding) findingJSON {
+	f = printable(f)
+	return findingJSON{File: file, SchemaVersion: sanitize.MaskText(version), Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
+		Rule: string(f.Rule), Severity: string(f.Rule.Severity()), Pointer: f.Pointer, Reason: f.Reason}
 }

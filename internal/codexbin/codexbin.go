@@ -41,7 +41,7 @@ func Find(version string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("%w: codex %s (install it with: scripts/install-codex.sh %s, or pass --codex PATH)", ErrNotInstalled, version, version)
+	return "", fmt.Errorf("%w: codex %s (scripts/install-codex.sh %s installs it)", ErrNotInstalled, version, version)
 }
 
 // ModuleRoot is the nearest directory at or above the working directory holding the
