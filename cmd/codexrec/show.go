@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -187,7 +186,7 @@ func (r *tailReader) Read(p []byte) (int, error) {
 			}
 			return 0, io.EOF
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink == 0 {
+		if unlinked(fi) {
 			return 0, fmt.Errorf("%s was abandoned before it was published (record aborted)", r.final)
 		}
 		if r.idle != nil {
