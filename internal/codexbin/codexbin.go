@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Versions are the Codex versions the project pins: the product integration's version
@@ -52,7 +53,7 @@ func ModuleRoot() (string, error) {
 		return "", err
 	}
 	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && len(b) > 15 && string(b[:15]) == "module codexrec" {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/codexrec/codexrec\n") {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
