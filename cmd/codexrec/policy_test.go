@@ -101,7 +101,9 @@ func headerOf(t *testing.T, path string) recorder.Header {
 func validateSchemaVersion(t *testing.T, dir, path string, flags []string) string {
 	t.Helper()
 	r := runCodexrec(t, dir, nil, append(append([]string{"validate", "--json", "--fail-on", "never"}, flags...), path)...)
-	var doc struct{ Files []struct{ SchemaVersion string } }
+	var doc struct {
+		Files []struct{ SchemaVersion string }
+	}
 	if err := json.Unmarshal(r.stdout, &doc); err != nil || r.code != 0 || len(doc.Files) != 1 {
 		t.Fatalf("validate: exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
@@ -111,7 +113,9 @@ func validateSchemaVersion(t *testing.T, dir, path string, flags []string) strin
 func checkSchemaVersion(t *testing.T, dir, path string, flags []string) string {
 	t.Helper()
 	r := runCodexrec(t, dir, nil, append(append([]string{"check", "--json", "--fail-on", "never"}, flags...), path)...)
-	var doc struct{ Recordings []struct{ SchemaVersion string } }
+	var doc struct {
+		Recordings []struct{ SchemaVersion string }
+	}
 	if err := json.Unmarshal(r.stdout, &doc); err != nil || r.code != 0 || len(doc.Recordings) != 1 {
 		t.Fatalf("check: exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
