@@ -47,7 +47,8 @@ type Proxy struct {
 	QueueSize int
 
 	// Signals, when set, delivers signals to forward to the child (SIGINT, SIGTERM,
-	// SIGHUP from signal.Notify).
+	// SIGHUP from signal.Notify). SIGQUIT is forwarded as SIGTERM: it asks the proxy
+	// to end the session, not the server for a core dump.
 	Signals <-chan os.Signal
 
 	// DrainTimeout is how long to wait for the child's stdout and stderr to reach EOF
@@ -149,6 +150,9 @@ loop:
 		case sig := <-p.Signals:
 			if res.Signal == nil {
 				res.Signal = sig
+			}
+			if sig == syscall.SIGQUIT {
+				sig = syscall.SIGTERM
 			}
 			cmd.Process.Signal(sig)
 		case <-clientEOF:

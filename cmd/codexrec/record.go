@@ -91,13 +91,18 @@ func runRecord(cfg any, args []string, std stdio) error {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
 	}
 	exts := c.exts
+	for _, o := range recorder.Orphans(c.out) {
+		fmt.Fprintf(std.err, "codexrec record: %s is a recording a killed codexrec left unpublished; complete it with: codexrec recover %s\n", o, o)
+	}
 	w, err := createRecording(c.out, c.force, recorder.Header{Codexrec: Version, Command: args}, exts)
 	if err != nil {
 		return err
 	}
 
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	// SIGQUIT ends the session like SIGTERM (the child gets SIGTERM) instead of
+	// dumping goroutines and leaving the recording unpublished.
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	// Asking for SIGPIPE turns a write to a client that went away into an error
 	// instead of killing the proxy before the recording is closed.
@@ -126,6 +131,9 @@ func runRecord(cfg any, args []string, std stdio) error {
 	if res.TapErr != nil {
 		t.Ended, t.Error = recorder.EndError, res.TapErr.Error()
 	}
+	if res.ClientErr != nil {
+		t.ClientError, t.LastDelivered = res.ClientErr.Error(), res.LastDelivered
+	}
 	if runErr == nil {
 		w.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: w.Since(), Segment: 1,
 			ExitCode: res.ExitCode, Signal: res.KilledBy})
@@ -139,6 +147,10 @@ func runRecord(cfg any, args []string, std stdio) error {
 	}
 	if res.TapErr != nil {
 		return &exitError{exitUsage, fmt.Errorf("recording failed, forwarding went on: %w", res.TapErr)}
+	}
+	if res.ClientErr != nil {
+		return &exitError{exitUsage, fmt.Errorf("writing to the client failed: %w; %d frame(s) after seq %d were recorded but not delivered (marked undelivered in %s)",
+			res.ClientErr, res.Undelivered, res.LastDelivered, w.PublishedPath())}
 	}
 	if res.ExitCode != 0 {
 		return &exitError{code: res.ExitCode}

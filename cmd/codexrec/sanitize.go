@@ -83,6 +83,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 		w.Abort()
 		return err
 	}
+	warnProblems(std.err, "sanitize", rd)
 	t := recorder.Trailer{Ended: recorder.EndError, ExitCode: -1, Error: "the source recording has no trailer (it was cut short)"}
 	if src := rd.Trailer(); src != nil {
 		t = *src

@@ -96,6 +96,9 @@ func runValidate(cfg any, args []string, std stdio) error {
 			return &exitError{exitUsage, err}
 		}
 		res, err := validateFile(path, sv)
+		if err == nil && res.warning != "" {
+			fmt.Fprintf(std.err, "codexrec validate: %s\n", res.warning)
+		}
 		if err != nil {
 			fmt.Fprintf(std.err, "codexrec validate: %s\n", sanitize.MaskText(err.Error()))
 			inputErr = errors.Join(inputErr, err)
@@ -133,6 +136,7 @@ type validateResult struct {
 	frames       int
 	codexVersion string
 	findings     []schema.Finding
+	warning      string // the recording's structural problems, one line
 }
 
 // validateFile streams a recording through sv. Findings a recording already holds
@@ -161,6 +165,7 @@ func validateFile(path string, sv *sessionValidator) (*validateResult, error) {
 			res.findings = append(res.findings, sv.frame(&fr)...)
 		}
 	}
+	res.warning = rd.Warning()
 	res.codexVersion = rd.Header().CodexVersion
 	if sv.codex == "" {
 		sv.codex = res.codexVersion
