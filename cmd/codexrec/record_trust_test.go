@@ -1,0 +1,338 @@
+package main_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
+)
+
+// Two sessions recording to the same -o at once: the first to finish publishes
+// there, the other is kept under a free name beside it, says where, and exits 2.
+// Neither replaces the other.
+func TestRecordConcurrentSameOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.jsonl")
+	a := startSession(t, "", nil, "record", "-o", out, "--", "cat")
+	b := startSession(t, "", nil, "record", "-o", out, "--", "cat")
+	roundTrip(t, a.stdin, a.stdout, `{"method":"from-a"}`+"\n")
+	roundTrip(t, b.stdin, b.stdout, `{"method":"from-b"}`+"\n")
+	if code := a.finish(); code != 0 {
+		t.Fatalf("first session: exit %d: %s", code, a.stderr)
+	}
+	code := b.finish()
+	kept := filepath.Join(filepath.Dir(out), "s.2.jsonl")
+	if code != 2 || !strings.Contains(b.stderr.String(), "kept at "+kept) {
+		t.Fatalf("second session: exit %d, stderr %q; want 2 naming %s", code, b.stderr, kept)
+	}
+	for path, method := range map[string]string{out: "from-a", kept: "from-b"} {
+		rec := readRecording(t, path)
+		if f := rec.Frames(wire.ClientToServer); len(f) != 1 || f[0].Msg.Method != method {
+			t.Errorf("%s holds %v, want the session that sent %s", path, f, method)
+		}
+	}
+}
+
+// Targets that cannot take a recording are refused before the server starts, with
+// the real problem named (never the hidden temporary file).
+func TestRecordTargetChecks(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o700)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"directory with --force", []string{"--force", "-o", sub}, sub + ": --force replaces only a regular file or a symbolic link: it is a directory"},
+		{"directory", []string{"-o", sub}, "it is a directory"},
+		{"missing directory", []string{"-o", filepath.Join(dir, "nope", "s.jsonl")}, "directory " + filepath.Join(dir, "nope") + " does not exist"},
+	}
+	if runtime.GOOS == "linux" {
+		tests = append(tests, struct {
+			name string
+			args []string
+			want string
+		}{"device with --force", []string{"--force", "-o", "/dev/null"}, "/dev/null: --force replaces only a regular file or a symbolic link: it is a device"})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			marker := filepath.Join(dir, "server-ran")
+			args := append(append([]string{"record"}, tt.args...), "--", "sh", "-c", "touch "+marker)
+			r := runCodexrec(t, "", strings.NewReader(""), args...)
+			if r.code != 2 || !strings.Contains(string(r.stderr), tt.want) || strings.Contains(string(r.stderr), ".tmp") {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, tt.want)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("the server was started")
+			}
+		})
+	}
+	if fi, err := os.Stat("/dev/null"); runtime.GOOS == "linux" && (err != nil || fi.Mode()&os.ModeDevice == 0) {
+		t.Errorf("/dev/null is no longer a device: %v %v", fi.Mode(), err)
+	}
+	if ents, _ := os.ReadDir(sub); len(ents) != 0 {
+		t.Errorf("files left in the directory target: %v", ents)
+	}
+}
+
+// A write error during the session (here a real one: the file size limit of
+// setrlimit(RLIMIT_FSIZE), which the kernel enforces as it does a full disk) keeps
+// what was written: forwarding goes on untouched, the recording is published with
+// every entry written whole (with a trailer when it still fits, else cut at a line),
+// and record exits 2 saying where it is.
+func TestRecordWriteError(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs ulimit -f")
+	}
+	out := filepath.Join(t.TempDir(), "s.jsonl")
+	var in strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&in, `{"method":"n","params":{"i":%d,"pad":"%s"}}`+"\n", i, strings.Repeat("x", i%300))
+	}
+	// 64 blocks (32 or 64 KiB, as the shell counts them) of a recording of ~700 KB.
+	cmd := exec.Command("sh", "-c", `ulimit -f 64 && exec "$@"`, "sh", codexrecBin, "record", "--no-validate", "-o", out, "--", "cat")
+	cmd.Stdin = strings.NewReader(in.String())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	code := exitCodeOf(cmd.Run())
+	if stdout.String() != in.String() {
+		t.Fatalf("the client got %d bytes, want %d: a write error must not touch forwarding", stdout.Len(), in.Len())
+	}
+	if code != 2 || !strings.Contains(stderr.String(), "recording cut short by a write error") || !strings.Contains(stderr.String(), "is at "+out) {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	rec, err := recorder.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Problems) != 0 {
+		t.Errorf("problems %v", rec.Problems)
+	}
+	frames := rec.Frames()
+	if len(frames) == 0 || len(frames) >= 4000 {
+		t.Fatalf("%d frames kept", len(frames))
+	}
+	var c2s []byte
+	for _, f := range rec.Frames(wire.ClientToServer) {
+		c2s = append(c2s, f.Line...)
+	}
+	if !strings.HasPrefix(in.String(), string(c2s)) {
+		t.Error("the kept c2s frames are not a prefix of what the client sent")
+	}
+	if tr := rec.Trailer; tr != nil {
+		if tr.Ended != recorder.EndError || !strings.Contains(tr.Error, "file too large") || tr.Frames["c2s"]+tr.Frames["s2c"] != int64(len(frames)) {
+			t.Errorf("trailer %+v for %d frames", tr, len(frames))
+		}
+	} else if !strings.Contains(stderr.String(), "without a trailer") {
+		t.Errorf("no trailer, and stderr does not say so: %s", stderr.String())
+	}
+}
+
+// SIGKILL of the proxy: the server gets SIGTERM from the kernel (Linux), show
+// --follow notices that the writer is gone and stops, the next record to the same
+// target reports the orphan, and recover completes and publishes it.
+func TestRecordProxyKilledThenRecover(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal and the writer's lock are Linux features here")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "s.jsonl")
+	pidFile := filepath.Join(dir, "server.pid")
+	// A server that outlives its stdin: only a signal ends it.
+	server := `echo $$ > ` + pidFile + `; cat; exec sleep 300`
+	s := startSession(t, "", nil, "record", "--no-validate", "-o", out, "--", "sh", "-c", server)
+	roundTrip(t, s.stdin, s.stdout, `{"id":1,"method":"initialize"}`+"\n")
+	roundTrip(t, s.stdin, s.stdout, `{"method":"initialized"}`+"\n")
+	b, err := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid == 0 {
+		t.Fatalf("server pid: %q %v", b, err)
+	}
+	tmps, _ := filepath.Glob(filepath.Join(dir, ".s.jsonl.*.tmp"))
+	if len(tmps) != 1 {
+		t.Fatalf("temporary files %v", tmps)
+	}
+	tmp := tmps[0]
+	// Frames are recorded just after they are forwarded: wait until both echoes are
+	// on disk before the kill.
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(tmp); bytes.Count(b, []byte(`"type":"frame"`)) == 4 {
+			break
+		}
+	}
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	s.wait()
+	if !waitGone(pid, 5*time.Second) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatal("the server outlived the killed proxy")
+	}
+
+	show := exec.Command(codexrecBin, "show", "--follow", "--poll", "20ms", out)
+	var showOut, showErr bytes.Buffer
+	show.Stdout, show.Stderr = &showOut, &showErr
+	done := make(chan error, 1)
+	show.Start()
+	go func() { done <- show.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		show.Process.Kill()
+		t.Fatalf("show --follow still waits on a recording whose writer is gone; stderr %q", showErr.String())
+	}
+	if !strings.Contains(showErr.String(), "is gone") || !strings.Contains(showOut.String(), "initialized") {
+		t.Errorf("show --follow: stdout %q stderr %q", showOut.String(), showErr.String())
+	}
+
+	other := filepath.Join(dir, "other.jsonl") // record must not publish over the target before recover
+	r := runCodexrec(t, "", strings.NewReader(""), "record", "-o", out, "--force", "--no-validate", "--", "sh", "-c", "exit 0")
+	if !strings.Contains(string(r.stderr), tmp) || !strings.Contains(string(r.stderr), "codexrec recover "+tmp) {
+		t.Errorf("the next record did not report the orphan: %q", r.stderr)
+	}
+	os.Rename(out, other)
+
+	r = runCodexrec(t, "", nil, "recover", tmp)
+	if r.code != 0 || !strings.Contains(string(r.stderr), "published "+out) {
+		t.Fatalf("recover: exit %d, stderr %q", r.code, r.stderr)
+	}
+	rec := readRecording(t, out)
+	if tr := rec.Trailer; tr.Ended != recorder.EndProxyKilled || tr.Frames["c2s"] != 2 || tr.Frames["s2c"] != 2 {
+		t.Errorf("trailer %+v", tr)
+	}
+	if _, err := os.Stat(tmp); err == nil {
+		t.Error("the temporary file is still there")
+	}
+}
+
+// waitGone waits until pid no longer exists.
+func waitGone(pid int, d time.Duration) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+			return true
+		}
+	}
+	return false
+}
+
+// A client that stops reading: the recording still holds every frame (the server is
+// drained), marks those it never got as undelivered, the trailer says so, and
+// record exits 2.
+func TestRecordBrokenClientStdout(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.jsonl")
+	cmd := exec.Command(codexrecBin, "record", "--no-validate", "-o", out, "--", "cat")
+	stdin, _ := cmd.StdinPipe()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = pw
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	first := `{"id":1,"method":"initialize"}` + "\n"
+	io.WriteString(stdin, first)
+	got := make([]byte, len(first))
+	if _, err := io.ReadFull(pr, got); err != nil || string(got) != first {
+		t.Fatalf("echo %q %v", got, err)
+	}
+	pr.Close() // the client's stdout breaks
+	for i := range 20 {
+		fmt.Fprintf(stdin, `{"method":"after","params":{"i":%d}}`+"\n", i)
+	}
+	stdin.Close()
+	code := exitCodeOf(cmd.Wait())
+	if code != 2 || !strings.Contains(stderr.String(), "writing to the client failed") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	rec := readRecording(t, out)
+	tr := rec.Trailer
+	s2c := rec.Frames(wire.ServerToClient)
+	if len(rec.Frames(wire.ClientToServer)) != 21 || len(s2c) != 21 {
+		t.Fatalf("recorded %d c2s and %d s2c frames, want 21 each (the server is drained)", len(rec.Frames(wire.ClientToServer)), len(s2c))
+	}
+	if tr.ClientError == "" || tr.LastDelivered != s2c[0].Seq || tr.Undelivered != 20 || tr.Ended != recorder.EndClientEOF {
+		t.Errorf("trailer %+v, first s2c seq %d", tr, s2c[0].Seq)
+	}
+	for i, f := range s2c {
+		if f.Undelivered != (i > 0) {
+			t.Errorf("s2c frame %d (seq %d): undelivered %v", i, f.Seq, f.Undelivered)
+		}
+	}
+}
+
+// SIGQUIT ends the session like SIGTERM: the server is sent SIGTERM, the recording
+// is published, and no goroutine dump appears.
+func TestRecordSIGQUIT(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.jsonl")
+	s := startSession(t, "", nil, "record", "-o", out, "--", faultserverBin(t), "-on-term", "7")
+	roundTrip(t, s.stdin, s.stdout, `{"method":"ping"}`+"\n")
+	s.cmd.Process.Signal(syscall.SIGQUIT)
+	if code := s.wait(); code != 7 {
+		t.Fatalf("exit %d, want the server's 7; stderr %s", code, s.stderr)
+	}
+	if strings.Contains(s.stderr.String(), "goroutine") {
+		t.Errorf("goroutine dump on stderr: %.300s", s.stderr)
+	}
+	rec := readRecording(t, out)
+	if tr := rec.Trailer; tr.Ended != recorder.EndSignal || tr.Signal != "SIGQUIT" || tr.ExitCode != 7 {
+		t.Errorf("trailer %+v", tr)
+	}
+	s2c := rec.Frames(wire.ServerToClient)
+	if last := string(s2c[len(s2c)-1].Line); !strings.Contains(last, `"signal":"terminated"`) {
+		t.Errorf("the server did not get SIGTERM: last frame %q", last)
+	}
+}
+
+// A recording cut mid-line is read by every reader: the entries before the cut are
+// served, the cut is a warning (a finding of check), never "not a JSON object".
+func TestTornFileEveryReader(t *testing.T) {
+	b, err := os.ReadFile(*checkFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := bytes.LastIndex(b, []byte(`{"type":"frame"`)) + 40
+	dir := t.TempDir()
+	torn := filepath.Join(dir, "torn.jsonl")
+	os.WriteFile(torn, b[:cut], 0o600)
+	tests := []struct {
+		args  []string
+		codes []int
+		out   string // in stdout or stderr
+	}{
+		{[]string{"show", torn}, []int{0}, "truncated"},
+		{[]string{"show", "--follow", torn}, []int{0}, "truncated"},
+		{[]string{"summary", torn}, []int{0}, "truncated"},
+		{[]string{"check", torn}, []int{0, 1}, "truncated"},
+		{[]string{"validate", torn}, []int{0, 1}, "truncated"},
+		{[]string{"diff", torn, *checkFixture}, []int{0, 1}, "truncated"},
+		{[]string{"view", "-o", filepath.Join(dir, "v.html"), torn}, []int{0}, "truncated"},
+		{[]string{"sanitize", "-o", filepath.Join(dir, "s.jsonl"), torn}, []int{0}, "truncated"},
+		{[]string{"replay", torn}, []int{0, 1}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args[0], func(t *testing.T) {
+			r := runCodexrec(t, "", strings.NewReader(""), tt.args...)
+			all := string(r.stdout) + string(r.stderr)
+			ok := false
+			for _, c := range tt.codes {
+				ok = ok || r.code == c
+			}
+			if !ok || strings.Contains(all, "not a JSON object") || !strings.Contains(all, tt.out) {
+				t.Fatalf("exit %d (want one of %v), output:\n%.2000s", r.code, tt.codes, all)
+			}
+		})
+	}
+}
