@@ -58,7 +58,13 @@ func runRecover(cfg any, args []string, std stdio) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		opt.BeforePublish = func(p string) error { return guardFile(z, p, target) }
+		opt.BeforePublish = func(p string) error {
+			err := z.Guard(p)
+			if le, ok := err.(*sanitize.LeakError); ok {
+				le.File = p
+			}
+			return err
+		}
 	}
 	where, t, err := recorder.Recover(tmp, target, opt)
 	var kept *recorder.KeptElsewhereError
@@ -66,9 +72,9 @@ func runRecover(cfg any, args []string, std stdio) error {
 	case errors.As(err, &kept):
 		return &exitError{exitUsage, err}
 	case err != nil:
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return &exitError{ee.code, fmt.Errorf("%w (the recording stays at %s)", err, tmp)}
+		var le *sanitize.LeakError
+		if errors.As(err, &le) {
+			return &exitError{exitLeak, fmt.Errorf("%w (the recording stays at %s)", le, tmp)}
 		}
 		return &exitError{exitUsage, err}
 	}

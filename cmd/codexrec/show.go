@@ -32,11 +32,10 @@ type showConfig struct {
 	deltas  bool
 	follow  bool
 	poll    time.Duration
-	fs      *flag.FlagSet
 }
 
 func showFlags(fs *flag.FlagSet) any {
-	c := &showConfig{fs: fs}
+	c := &showConfig{}
 	fs.Var(&c.methods, "method", "show only frames whose method matches `GLOB` ('*' spans '/'; repeatable)")
 	fs.StringVar(&c.thread, "thread", "", "show only frames of the thread whose id starts with `ID`")
 	fs.BoolVar(&c.raw, "raw", false, "print each frame's exact JSON instead of its summary")
