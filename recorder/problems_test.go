@@ -31,6 +31,7 @@ func TestReaderProblems(t *testing.T) {
 		{"two trailers", hdr + f1 + f2 + tr + tr, 2, []recorder.ProblemKind{recorder.ProblemTrailerNotLast}},
 		{"two headers", hdr + f1 + hdr + f2 + tr, 2, []recorder.ProblemKind{recorder.ProblemHeaders}},
 		{"counts disagree", hdr + f1 + tr, 1, []recorder.ProblemKind{recorder.ProblemCounts}},
+		{"counts left out", hdr + f1 + f2 + `{"type":"trailer","ended":"client-eof","frames":{}}` + "\n", 2, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,4 +80,34 @@ func TestReaderRanges(t *testing.T) {
 			t.Errorf("%s: err = %v", bad, err)
 		}
 	}
+}
+
+// FuzzReader: any input either fails NewReader or reads to the end without a panic;
+// a last line cut anywhere is never an error, and every entry before it is served.
+func FuzzReader(f *testing.F) {
+	f.Add(hdr + f1 + f2 + tr)
+	f.Add(hdr + f2 + f1 + tr + tr)
+	f.Add(hdr + `{"type":"frame","seq":1e400,"t":-0,"dir":"c2s","raw":""}` + "\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		rec, err := recorder.ReadAll(strings.NewReader(in), "fuzz")
+		if err != nil {
+			return
+		}
+		if len(rec.Problems) > 100 {
+			t.Fatalf("%d problems kept", len(rec.Problems))
+		}
+		// The same recording cut inside its last line reads too, with the entries
+		// before that line.
+		last := strings.LastIndexByte(strings.TrimSuffix(in, "\n"), '\n')
+		if last < 0 || last+2 >= len(in) {
+			return
+		}
+		cut := in[:last+2]
+		if strings.HasSuffix(cut, "\n") {
+			return
+		}
+		if _, err := recorder.ReadAll(strings.NewReader(cut), "cut"); err != nil {
+			t.Fatalf("cut inside the last line: %v", err)
+		}
+	})
 }
