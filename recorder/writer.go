@@ -3,8 +3,10 @@ package recorder
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -246,6 +248,10 @@ func (w *Writer) Close(t Trailer) error {
 	werr := w.lb.err
 	if werr == nil {
 		werr = w.writeTrailer(t, false)
+	}
+	var pe *fs.PathError
+	if errors.As(werr, &pe) {
+		werr = pe.Err // the temporary file's name means nothing to the user
 	}
 	cut := ""
 	if werr != nil {
