@@ -225,3 +225,35 @@ func TestTornFileEveryReader(t *testing.T) {
 		})
 	}
 }
+
+// Structural problems (a frame whose seq goes backwards after the trailer) are a
+// finding of check and a one-line warning of every other reader, never silent.
+func TestStructureProblemsEveryReader(t *testing.T) {
+	b, err := os.ReadFile(*checkFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	b = append(b, `{"type":"frame","seq":1,"t":9,"dir":"stderr","raw":"late"}`+"\n"...)
+	os.WriteFile(bad, b, 0o600)
+	r := runCodexrec(t, "", nil, "check", bad)
+	if r.code != 1 || !strings.Contains(string(r.stdout), "structure") || !strings.Contains(string(r.stdout), "seq-order") {
+		t.Errorf("check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"show", bad}, {"summary", bad}, {"validate", bad}, {"diff", bad, *checkFixture},
+		{"view", "-o", filepath.Join(dir, "v.html"), bad}, {"sanitize", "-o", filepath.Join(dir, "s.jsonl"), bad},
+	} {
+		r := runCodexrec(t, "", nil, args...)
+		warnings := 0
+		for _, l := range strings.Split(string(r.stderr), "\n") {
+			if strings.Contains(l, "warning: recording "+bad+": line") {
+				warnings++
+			}
+		}
+		if r.code == 2 || warnings != 1 {
+			t.Errorf("%s: exit %d, %d warning lines, want 1; stderr:\n%s", args[0], r.code, warnings, r.stderr)
+		}
+	}
+}
