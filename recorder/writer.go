@@ -263,7 +263,8 @@ func (w *Writer) Close(t Trailer) error {
 			cut = "cut short without a trailer"
 		}
 	} else if err := w.f.Sync(); err != nil {
-		return w.fail(err)
+		// Still published: what the kernel holds may yet reach the disk.
+		werr, cut = fmt.Errorf("sync: %w", err), "complete but perhaps not on disk"
 	}
 	if w.BeforePublish != nil {
 		if err := w.BeforePublish(w.tmp); err != nil {
