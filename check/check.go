@@ -42,9 +42,12 @@ type Finding struct {
 type Result struct {
 	File         string `json:"file"`
 	CodexVersion string `json:"codexVersion,omitempty"`
-	Frames       int64  `json:"frames"`
-	Segments     int    `json:"segments"`
-	Turns        int    `json:"turns"`
+	// SchemaVersion is the embedded schema the frames were validated against (schema's
+	// version policy), empty when they were not.
+	SchemaVersion string `json:"schemaVersion,omitempty"`
+	Frames        int64  `json:"frames"`
+	Segments      int    `json:"segments"`
+	Turns         int    `json:"turns"`
 	// TurnStatus counts the turns by the final status their turn/completed gave
 	// ("completed", "interrupted", "failed"); turns never completed are not counted.
 	TurnStatus map[string]int `json:"turnStatus,omitempty"`
@@ -118,6 +121,7 @@ func (c *Checker) Check(r io.Reader, name string) (*Result, error) {
 		s.entry(&e, rd.Header())
 	}
 	s.finish(rd.Header(), rd.Trailer())
+	s.problems(rd.Problems())
 	res := s.res
 	res.CodexVersion = rd.Header().CodexVersion
 	slices.SortStableFunc(res.Findings, func(a, b Finding) int {
@@ -249,6 +253,21 @@ func (s *state) finish(h recorder.Header, t *recorder.Trailer) {
 		s.trailerExit(t, s.exits > 0)
 	}
 	s.res.Segments = s.segment
+}
+
+// problems reports the reader's structural problems. A torn last line adds its
+// detail to the truncated finding.
+func (s *state) problems(ps []recorder.Problem) {
+	for _, p := range ps {
+		f := Finding{Rule: RuleStructure, Message: fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message)}
+		if p.Seq > 0 {
+			f.Seqs = []int64{p.Seq}
+		}
+		if p.Kind == recorder.ProblemTruncated {
+			f.Rule = RuleTruncated
+		}
+		s.report(f)
+	}
 }
 
 // view is msg as a string without a copy, for gjson: a frame's bytes are never

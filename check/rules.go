@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -76,11 +77,14 @@ const (
 	RuleServerExit         = "server-exit"
 	RuleStderrError        = "stderr-error"
 	RuleTruncated          = "truncated"
+	RuleStructure          = "structure"
 	RuleSchema             = "schema" // prefix: "schema/invalid", "schema/undeclared-field", ...
 )
 
-// Rules lists every rule in report order.
-var Rules = []Rule{
+// Rules lists every rule in report order (a new slice each call).
+func Rules() []Rule { return slices.Clone(rules) }
+
+var rules = []Rule{
 	{RuleUnanswered, Error, "a request (either direction) never got a response; says how long it waited"},
 	{RuleDuplicateResponse, Error, "a request was answered more than once"},
 	{RuleResponseNoRequest, Error, "a response carries an id that was never requested"},
@@ -105,7 +109,8 @@ var Rules = []Rule{
 	{RuleANSI, Warning, "a JSON message carries ANSI escape sequences"},
 	{RuleServerExit, Error, "the server exited with a non-zero code, by a signal, or could not start"},
 	{RuleStderrError, Info, "ERROR lines on the server's stderr (counted, not failed)"},
-	{RuleTruncated, Warning, "the recording has no trailer: it was cut short"},
+	{RuleTruncated, Warning, "the recording has no trailer or its last line is torn: it was cut short"},
+	{RuleStructure, Error, "the recording's structure is broken: seq not increasing, a trailer not at the end, two headers, trailer counts that disagree"},
 	{RuleSchema, Error, "findings of schema validation (as `codexrec validate`), under schema/<rule>; severity per finding"},
 }
 
@@ -114,7 +119,7 @@ func LookupRule(id string) (Rule, bool) {
 	if strings.HasPrefix(id, RuleSchema+"/") {
 		id = RuleSchema
 	}
-	for _, r := range Rules {
+	for _, r := range rules {
 		if r.ID == id {
 			return r, true
 		}

@@ -24,11 +24,10 @@ func init() {
 type viewConfig struct {
 	out   string
 	force bool
-	fs    *flag.FlagSet
 }
 
 func viewFlags(fs *flag.FlagSet) any {
-	c := &viewConfig{fs: fs}
+	c := &viewConfig{}
 	fs.StringVar(&c.out, "o", "", "write the page to `FILE` (required; - for stdout)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	return c
@@ -46,6 +45,7 @@ func runView(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	warnProblems(std.err, "view", recordingProblems{rec})
 	if c.out == "-" {
 		bw := bufio.NewWriter(std.out)
 		if err := view.WriteHTML(bw, rec); err != nil {
