@@ -194,3 +194,32 @@ func TestRerunForeignClient(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarioFromRecording: the scenario written by scenario from-recording is one
+// capture --scenario runs, to the same session; stdout holds it without -o, and an
+// existing -o file is refused without --force.
+func TestScenarioFromRecording(t *testing.T) {
+	v := codexbin.Newest
+	codextest.Binary(t, v)
+	dir := t.TempDir()
+	fixture, _ := filepath.Abs(filepath.Join("..", "..", "fixtures", "hermetic", v, "approval-accept.jsonl"))
+	sc := filepath.Join(dir, "approval.json")
+	if r := runCodexrec(t, "", nil, "scenario", "from-recording", "-o", sc, fixture); r.code != 0 || len(r.stdout) != 0 {
+		t.Fatalf("from-recording: exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCodexrec(t, "", nil, "scenario", "from-recording", "-o", sc, fixture); r.code != 2 {
+		t.Errorf("an existing -o file: exit %d, want 2", r.code)
+	}
+	r := runCodexrec(t, "", nil, "scenario", "from-recording", fixture)
+	b, _ := os.ReadFile(sc)
+	if r.code != 0 || string(r.stdout) != string(b) || !strings.Contains(string(b), `"cwd": "<cwd>"`) {
+		t.Errorf("stdout differs from the file, or placeholders were escaped:\n%s", r.stdout)
+	}
+	out := filepath.Join(dir, "again.jsonl")
+	if r := runCodexrec(t, "", nil, "capture", "--scenario", sc, "--codex-version", v, "-o", out); r.code != 0 {
+		t.Fatalf("capture of the derived scenario: exit %d: %s", r.code, r.stderr)
+	}
+	if d := runCodexrec(t, "", nil, "diff", "--ignore-moves", fixture, out); d.code != 0 {
+		t.Errorf("capture of the derived scenario differs from the recording:\n%s", d.stdout)
+	}
+}
