@@ -61,7 +61,9 @@ func TestEmbeddedVersions(t *testing.T) {
 }
 
 // TestEmbeddedStoreDedupes: a file identical in several versions is stored once, so
-// the object store holds fewer files than the sets list together.
+// the object store holds fewer files than the sets list together; files that changed
+// are mostly deltas (TestEmbeddedMatchesManifest and TestEmbeddedMatchesBinary check
+// that every one reads back byte for byte).
 func TestEmbeddedStoreDedupes(t *testing.T) {
 	zr, err := zip.OpenReader(filepath.Join("versions", "objects.zip"))
 	if err != nil {
@@ -69,8 +71,19 @@ func TestEmbeddedStoreDedupes(t *testing.T) {
 	}
 	defer zr.Close()
 	stored := map[string]bool{}
+	deltas := 0
 	for _, f := range zr.File {
-		stored[f.Name] = true
+		sum, isDelta := strings.CutSuffix(f.Name, ".d")
+		if stored[sum] {
+			t.Errorf("%s stored twice", sum)
+		}
+		stored[sum] = true
+		if isDelta {
+			deltas++
+		}
+	}
+	if deltas == 0 {
+		t.Error("no object is stored as a delta of an older release's")
 	}
 	listed, distinct := 0, map[string]bool{}
 	for _, v := range schema.Embedded() {
@@ -95,7 +108,7 @@ func TestEmbeddedStoreDedupes(t *testing.T) {
 	if len(distinct)*2 > listed {
 		t.Errorf("%d listed files, %d distinct: expected most files shared between versions", listed, len(distinct))
 	}
-	t.Logf("%d listed files stored as %d objects", listed, len(distinct))
+	t.Logf("%d listed files stored as %d objects, %d of them deltas", listed, len(distinct), deltas)
 }
 
 // files lists a set's files with their contents.

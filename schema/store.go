@@ -11,14 +11,32 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/codexrec/codexrec/schema/internal/delta"
 )
 
 // The embedded schemas are content-addressed: versions/objects.zip holds each distinct
 // file once, named by its sha256, and each version's set is the list
 // versions/VERSION/SET.sha256 of paths and sums (written by internal/schemagen). Most
-// files do not change between releases, so eight versions cost little more than one.
+// files do not change between releases, so eight versions cost little more than one;
+// a file that changed is mostly stored as a delta against the previous release's
+// (an object named SUM.d: "base SUM" then internal/delta's line copies and literals).
 
-var readObjects = sync.OnceValues(func() (map[string]*zip.File, error) {
+// objectStore reads objects, resolving deltas. It keeps the objects it decoded, up
+// to cacheBytes, so the releases of a delta chain are decoded once.
+type objectStore struct {
+	files map[string]*zip.File
+
+	mu     sync.Mutex
+	cache  map[string][]byte
+	cached int
+}
+
+const cacheBytes = 32 << 20
+
+const deltaSuffix = ".d"
+
+var readObjects = sync.OnceValues(func() (*objectStore, error) {
 	b, err := embedded.ReadFile("versions/objects.zip")
 	if err != nil {
 		return nil, fmt.Errorf("schema: embedded objects: %w", err)
@@ -27,33 +45,100 @@ var readObjects = sync.OnceValues(func() (map[string]*zip.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: embedded objects: %w", err)
 	}
-	out := make(map[string]*zip.File, len(zr.File))
+	st := &objectStore{files: make(map[string]*zip.File, len(zr.File)), cache: map[string][]byte{}}
 	for _, f := range zr.File {
-		out[f.Name] = f
+		st.files[f.Name] = f
+	}
+	return st, nil
+})
+
+func (st *objectStore) has(sum string) bool {
+	return st.files[sum] != nil || st.files[sum+deltaSuffix] != nil
+}
+
+// read returns an object's content (shared: callers must not modify it); a delta's
+// base chain is at most one object per embedded release and set.
+func (st *objectStore) read(sum string) ([]byte, error) {
+	st.mu.Lock()
+	b, ok := st.cache[sum]
+	st.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := st.decode(sum, 0)
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	if st.cached+len(b) > cacheBytes {
+		st.cache, st.cached = map[string][]byte{}, 0
+	}
+	st.cache[sum] = b
+	st.cached += len(b)
+	st.mu.Unlock()
+	return b, nil
+}
+
+func (st *objectStore) decode(sum string, depth int) ([]byte, error) {
+	if depth > 64 {
+		return nil, fmt.Errorf("object %s: delta chain too long", sum)
+	}
+	if f := st.files[sum]; f != nil {
+		return readZipFile(f)
+	}
+	f := st.files[sum+deltaSuffix]
+	if f == nil {
+		return nil, fmt.Errorf("object %s missing from the store", sum)
+	}
+	d, err := readZipFile(f)
+	if err != nil {
+		return nil, err
+	}
+	line, rest, ok := bytes.Cut(d, []byte("\n"))
+	base, ok2 := bytes.CutPrefix(line, []byte("base "))
+	if !ok || !ok2 {
+		return nil, fmt.Errorf("object %s: no base line", sum)
+	}
+	b, err := st.decode(string(base), depth+1)
+	if err != nil {
+		return nil, err
+	}
+	out, err := delta.Decode(b, rest)
+	if err != nil {
+		return nil, fmt.Errorf("object %s: %w", sum, err)
 	}
 	return out, nil
-})
+}
+
+func readZipFile(f *zip.File) ([]byte, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
 
 // listFS is one set: the files a sha256 list names, read from the object store. It
 // implements fs.ReadDirFS so fs.WalkDir and fs.ReadFile work on it.
 type listFS struct {
-	files map[string]*zip.File // path to object
+	store *objectStore
+	files map[string]string // path to object sum
 	dirs  map[string][]fs.DirEntry
 }
 
 // newListFS builds a set's file system from its sha256 list ("SUM  PATH" per line).
-func newListFS(list []byte, objects map[string]*zip.File) (*listFS, error) {
-	l := &listFS{files: map[string]*zip.File{}, dirs: map[string][]fs.DirEntry{".": nil}}
+func newListFS(list []byte, store *objectStore) (*listFS, error) {
+	l := &listFS{store: store, files: map[string]string{}, dirs: map[string][]fs.DirEntry{".": nil}}
 	for n, line := range strings.Split(strings.TrimRight(string(list), "\n"), "\n") {
 		sum, p, ok := strings.Cut(line, "  ")
 		if !ok || !fs.ValidPath(p) || p == "." {
 			return nil, fmt.Errorf("line %d: not \"SUM  PATH\"", n+1)
 		}
-		f := objects[sum]
-		if f == nil {
+		if !store.has(sum) {
 			return nil, fmt.Errorf("line %d: %s: object %s missing from the store", n+1, p, sum)
 		}
-		l.files[p] = f
+		l.files[p] = sum
 		for d := path.Dir(p); d != "."; d = path.Dir(d) {
 			if _, seen := l.dirs[d]; seen {
 				break
@@ -61,7 +146,7 @@ func newListFS(list []byte, objects map[string]*zip.File) (*listFS, error) {
 			l.dirs[d] = nil
 			l.dirs[path.Dir(d)] = append(l.dirs[path.Dir(d)], dirEntry{name: path.Base(d), dir: true})
 		}
-		l.dirs[path.Dir(p)] = append(l.dirs[path.Dir(p)], dirEntry{name: path.Base(p), size: int64(f.UncompressedSize64)})
+		l.dirs[path.Dir(p)] = append(l.dirs[path.Dir(p)], dirEntry{name: path.Base(p), fs: l, path: p})
 	}
 	for _, es := range l.dirs {
 		sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
@@ -73,12 +158,12 @@ func (l *listFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	if f, ok := l.files[name]; ok {
-		r, err := f.Open()
+	if sum, ok := l.files[name]; ok {
+		b, err := l.store.read(sum)
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 		}
-		return &objectFile{ReadCloser: r, info: dirEntry{name: path.Base(name), size: int64(f.UncompressedSize64)}}, nil
+		return &objectFile{Reader: bytes.NewReader(b), info: dirEntry{name: path.Base(name), size: int64(len(b)), sized: true}}, nil
 	}
 	if es, ok := l.dirs[name]; ok {
 		return &dirFile{info: dirEntry{name: path.Base(name), dir: true}, entries: es}, nil
@@ -95,19 +180,32 @@ func (l *listFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // dirEntry is both the fs.DirEntry and the fs.FileInfo of a listed file or directory.
+// A file's size is known once it was read (its object may be a delta).
 type dirEntry struct {
-	name string
-	dir  bool
-	size int64
+	name  string
+	dir   bool
+	size  int64
+	sized bool
+	fs    *listFS
+	path  string
 }
 
 func (e dirEntry) Name() string               { return e.name }
 func (e dirEntry) IsDir() bool                { return e.dir }
 func (e dirEntry) Type() fs.FileMode          { return e.Mode().Type() }
 func (e dirEntry) Info() (fs.FileInfo, error) { return e, nil }
-func (e dirEntry) Size() int64                { return e.size }
-func (e dirEntry) ModTime() time.Time         { return time.Time{} }
-func (e dirEntry) Sys() any                   { return nil }
+func (e dirEntry) Size() int64 {
+	if e.sized || e.fs == nil {
+		return e.size
+	}
+	b, err := e.fs.store.read(e.fs.files[e.path])
+	if err != nil {
+		return 0
+	}
+	return int64(len(b))
+}
+func (e dirEntry) ModTime() time.Time { return time.Time{} }
+func (e dirEntry) Sys() any           { return nil }
 func (e dirEntry) Mode() fs.FileMode {
 	if e.dir {
 		return fs.ModeDir | 0o555
@@ -116,11 +214,12 @@ func (e dirEntry) Mode() fs.FileMode {
 }
 
 type objectFile struct {
-	io.ReadCloser
+	*bytes.Reader
 	info dirEntry
 }
 
 func (f *objectFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *objectFile) Close() error               { return nil }
 
 type dirFile struct {
 	info    dirEntry

@@ -3,8 +3,11 @@
 // distinct file once, named by its sha256; versions/VERSION/SET.sha256 lists a set's
 // paths with their sums (stable, and experimental from --experimental); and
 // versions/manifest.json names the versions. A file identical in several versions is
-// stored once. It is run by `go generate ./schema` (every version in the manifest) and
-// by scripts/add-codex-version.sh (one new version).
+// stored once, and a file that changed is stored as a delta (internal/delta) against
+// the same file in the previous release (or, for the stable set, in the same release's
+// experimental set) when that is less than half its size. It is run by
+// `go generate ./schema` (every version in the manifest) and by
+// scripts/add-codex-version.sh (one new version).
 package main
 
 import (
@@ -23,6 +26,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/codexrec/codexrec/schema/internal/delta"
 )
 
 // manifest mirrors schema.manifest; it is duplicated so the generator never depends on
@@ -210,7 +215,8 @@ func store(dir, v, mode, bin string, objects map[string][]byte) (set, error) {
 		SHA256: hex.EncodeToString(listSum[:])}, nil
 }
 
-// readObjects reads versions/objects.zip (empty when there is none yet).
+// readObjects reads versions/objects.zip (empty when there is none yet), resolving
+// deltas to the files' contents.
 func readObjects(dir string) (map[string][]byte, error) {
 	objects := map[string][]byte{}
 	p := filepath.Join(dir, "objects.zip")
@@ -222,6 +228,7 @@ func readObjects(dir string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	defer zr.Close()
+	raw := map[string][]byte{}
 	for _, f := range zr.File {
 		r, err := f.Open()
 		if err != nil {
@@ -232,15 +239,86 @@ func readObjects(dir string) (map[string][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", p, f.Name, err)
 		}
-		objects[f.Name] = b
+		raw[f.Name] = b
+	}
+	var resolve func(sum string, depth int) ([]byte, error)
+	resolve = func(sum string, depth int) ([]byte, error) {
+		if b, ok := objects[sum]; ok {
+			return b, nil
+		}
+		if b, ok := raw[sum]; ok {
+			objects[sum] = b
+			return b, nil
+		}
+		d, ok := raw[sum+deltaSuffix]
+		if !ok || depth > 64 {
+			return nil, fmt.Errorf("%s: object %s missing", p, sum)
+		}
+		base, rest, ok := strings.Cut(string(d), "\n")
+		base, ok2 := strings.CutPrefix(base, "base ")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("%s: %s%s: no base line", p, sum, deltaSuffix)
+		}
+		bb, err := resolve(base, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		b, err := delta.Decode(bb, []byte(rest))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s%s: %w", p, sum, deltaSuffix, err)
+		}
+		objects[sum] = b
+		return b, nil
+	}
+	for name := range raw {
+		if _, err := resolve(strings.TrimSuffix(name, deltaSuffix), 0); err != nil {
+			return nil, err
+		}
 	}
 	return objects, nil
 }
+
+// deltaSuffix names an object stored as a delta: "base SUM\n" then delta.Encode's ops.
+const deltaSuffix = ".d"
 
 // writeObjects rewrites versions/objects.zip with exactly the objects some version's
 // list names, sorted, with a fixed time, so the archive is identical when nothing changed.
 func writeObjects(dir string, m *manifest, objects map[string][]byte) error {
 	used := map[string]bool{}
+	base := map[string]string{} // object to the object it is stored as a delta of
+	prev := map[string]map[string]string{}
+	for _, v := range m.Versions { // oldest first
+		cur := map[string]map[string]string{}
+		for _, mode := range []string{"experimental", "stable"} {
+			s, ok := v.Sets[mode]
+			if !ok {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(s.List)))
+			if err != nil {
+				return fmt.Errorf("codex %s %s: %w", v.Version, mode, err)
+			}
+			cur[mode] = map[string]string{}
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				h, path, _ := strings.Cut(line, "  ")
+				cur[mode][path] = h
+				if used[h] {
+					continue
+				}
+				// The same file in this version's experimental set, else in the previous
+				// version's same set.
+				cand := cur["experimental"][path]
+				if mode == "experimental" || cand == "" {
+					cand = prev[mode][path]
+				}
+				if cand != "" && cand != h && used[cand] {
+					base[h] = cand
+				}
+				used[h] = true
+			}
+		}
+		prev = cur
+	}
 	for _, v := range m.Versions {
 		for mode, s := range v.Sets {
 			if s.List == "" {
@@ -266,20 +344,29 @@ func writeObjects(dir string, m *manifest, objects map[string][]byte) error {
 	sort.Strings(names)
 	var zbuf bytes.Buffer
 	zw := zip.NewWriter(&zbuf)
+	deltas := 0
 	for _, h := range names {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: h, Method: zip.Deflate,
+		name, content := h, objects[h]
+		if b, ok := base[h]; ok {
+			d := append([]byte("base "+b+"\n"), delta.Encode(objects[b], objects[h])...)
+			if len(d) < len(content)/2 {
+				name, content = h+deltaSuffix, d
+				deltas++
+			}
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate,
 			Modified: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)})
 		if err != nil {
 			return err
 		}
-		if _, err := w.Write(objects[h]); err != nil {
+		if _, err := w.Write(content); err != nil {
 			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "schemagen: %d objects, %d bytes compressed\n", len(names), zbuf.Len())
+	fmt.Fprintf(os.Stderr, "schemagen: %d objects (%d as deltas), %d bytes compressed\n", len(names), deltas, zbuf.Len())
 	return os.WriteFile(filepath.Join(dir, "objects.zip"), zbuf.Bytes(), 0o644)
 }
 

@@ -1,0 +1,147 @@
+// Package delta encodes a text as line copies from a base text plus literal lines, and
+// decodes it back. The schema store keeps most files of a release as deltas against the
+// previous release's same file: generated schemas change a few lines at a time, while
+// every file repeats the definitions it uses. It is not a general diff: it favours
+// a simple, exact round trip over the smallest output.
+package delta
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// ErrCorrupt is wrapped by every decoding error.
+var ErrCorrupt = errors.New("corrupt delta")
+
+// minCopy is the shortest run of lines worth a copy instead of literals.
+const minCopy = 3
+
+// maxCandidates bounds the base positions tried for a line (common lines such as "}"
+// occur everywhere).
+const maxCandidates = 64
+
+// Encode returns the delta that turns base into target: lines "c START COUNT" (copy
+// COUNT lines of base from line START, 0-based) and "i COUNT" followed by COUNT literal
+// lines. Lines keep their "\n"; a last line without one is marked by "e" after it.
+func Encode(base, target []byte) []byte {
+	bl, tl := split(base), split(target)
+	at := map[string][]int{}
+	for i, l := range bl {
+		if len(at[string(l)]) < maxCandidates {
+			at[string(l)] = append(at[string(l)], i)
+		}
+	}
+	var out, lit bytes.Buffer
+	nlit := 0
+	flush := func() {
+		if nlit > 0 {
+			fmt.Fprintf(&out, "i %d\n", nlit)
+			out.Write(lit.Bytes())
+			lit.Reset()
+			nlit = 0
+		}
+	}
+	next := -1 // base line after the last copy
+	for j := 0; j < len(tl); {
+		best, bestLen := -1, 0
+		try := func(i int) {
+			n := 0
+			for i+n < len(bl) && j+n < len(tl) && bytes.Equal(bl[i+n], tl[j+n]) {
+				n++
+			}
+			if n > bestLen {
+				best, bestLen = i, n
+			}
+		}
+		if next >= 0 && next < len(bl) {
+			try(next)
+		}
+		if bestLen < minCopy {
+			for _, i := range at[string(tl[j])] {
+				try(i)
+			}
+		}
+		if bestLen >= minCopy {
+			flush()
+			fmt.Fprintf(&out, "c %d %d\n", best, bestLen)
+			j += bestLen
+			next = best + bestLen
+			continue
+		}
+		lit.Write(tl[j])
+		if !bytes.HasSuffix(tl[j], []byte("\n")) {
+			lit.WriteString("\n")
+			nlit++
+			flush()
+			out.WriteString("e\n")
+			j++
+			continue
+		}
+		nlit++
+		j++
+	}
+	flush()
+	return out.Bytes()
+}
+
+// Decode applies a delta made by Encode to base.
+func Decode(base, d []byte) ([]byte, error) {
+	bl := split(base)
+	var out bytes.Buffer
+	for len(d) > 0 {
+		i := bytes.IndexByte(d, '\n')
+		if i < 0 {
+			return nil, fmt.Errorf("%w: unterminated op", ErrCorrupt)
+		}
+		op := string(d[:i])
+		d = d[i+1:]
+		switch {
+		case op == "e":
+			if out.Len() == 0 || out.Bytes()[out.Len()-1] != '\n' {
+				return nil, fmt.Errorf("%w: e after no line", ErrCorrupt)
+			}
+			out.Truncate(out.Len() - 1)
+		case len(op) > 2 && op[:2] == "c ":
+			var start, n int
+			if _, err := fmt.Sscanf(op, "c %d %d", &start, &n); err != nil || start < 0 || n < 1 || start+n > len(bl) {
+				return nil, fmt.Errorf("%w: %q", ErrCorrupt, op)
+			}
+			for _, l := range bl[start : start+n] {
+				out.Write(l)
+			}
+		case len(op) > 2 && op[:2] == "i ":
+			n, err := strconv.Atoi(op[2:])
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("%w: %q", ErrCorrupt, op)
+			}
+			for ; n > 0; n-- {
+				k := bytes.IndexByte(d, '\n')
+				if k < 0 {
+					return nil, fmt.Errorf("%w: literal lines missing", ErrCorrupt)
+				}
+				out.Write(d[:k+1])
+				d = d[k+1:]
+			}
+		default:
+			return nil, fmt.Errorf("%w: %q", ErrCorrupt, op)
+		}
+	}
+	return out.Bytes(), nil
+}
+
+// split cuts b into lines, each with its "\n" (the last may lack one).
+func split(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			out = append(out, b)
+			break
+		}
+		out = append(out, b[:i+1])
+		b = b[i+1:]
+	}
+	return out
+}
