@@ -21,6 +21,7 @@ const (
 	ProblemTrailerNotLast ProblemKind = "trailer-not-last" // entries (or a second trailer) follow the trailer
 	ProblemHeaders        ProblemKind = "duplicate-header" // a header line after the first line
 	ProblemCounts         ProblemKind = "trailer-counts"   // the trailer's counts disagree with the entries
+	ProblemTooDeep        ProblemKind = "too-deep"         // a message nests deeper than codexrec parses: read as raw text
 )
 
 // Problem is something wrong with a recording's structure that does not keep it
