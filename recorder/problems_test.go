@@ -35,6 +35,7 @@ func TestReaderProblems(t *testing.T) {
 		{"two trailers", hdr + f1 + f2 + tr + tr, 2, []recorder.ProblemKind{recorder.ProblemTrailerNotLast}},
 		{"two headers", hdr + f1 + hdr + f2 + tr, 2, []recorder.ProblemKind{recorder.ProblemHeaders}},
 		{"counts disagree", hdr + f1 + tr, 1, []recorder.ProblemKind{recorder.ProblemCounts}},
+		{"undelivered count disagrees", hdr + f1 + f2 + strings.Replace(tr, `"exitCode"`, `"undelivered":3,"exitCode"`, 1), 2, []recorder.ProblemKind{recorder.ProblemCounts}},
 		{"counts left out", hdr + f1 + f2 + `{"type":"trailer","ended":"client-eof","frames":{}}` + "\n", 2, nil},
 	}
 	for _, tt := range tests {
