@@ -164,7 +164,13 @@ func DialBuffer(t testing.TB, a wsproxy.Addr, header http.Header, size int) (*Cl
 	conn.SetReadLimit(-1)
 	c := &Client{Conn: conn, t: t}
 	c.cond = sync.NewCond(&c.mu)
-	conn.SetPongHandler(func(p string) error { c.mu.Lock(); c.pongs = append(c.pongs, p); c.cond.Broadcast(); c.mu.Unlock(); return nil })
+	conn.SetPongHandler(func(p string) error {
+		c.mu.Lock()
+		c.pongs = append(c.pongs, p)
+		c.cond.Broadcast()
+		c.mu.Unlock()
+		return nil
+	})
 	go c.read()
 	t.Cleanup(func() { conn.Close() })
 	return c, resp, nil
@@ -212,11 +218,23 @@ func (c *Client) Send(msg string) {
 }
 
 // Got is every message received so far; Sent every message sent.
-func (c *Client) Got() [][]byte  { c.mu.Lock(); defer c.mu.Unlock(); return append([][]byte(nil), c.got...) }
-func (c *Client) Sent() [][]byte { c.mu.Lock(); defer c.mu.Unlock(); return append([][]byte(nil), c.sent...) }
+func (c *Client) Got() [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([][]byte(nil), c.got...)
+}
+func (c *Client) Sent() [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([][]byte(nil), c.sent...)
+}
 
 // Pongs is the payloads of the pongs received so far.
-func (c *Client) Pongs() []string { c.mu.Lock(); defer c.mu.Unlock(); return append([]string(nil), c.pongs...) }
+func (c *Client) Pongs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.pongs...)
+}
 
 // Closed waits until the connection is gone and returns the read error.
 func (c *Client) Closed(d time.Duration) error {
