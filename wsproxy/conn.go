@@ -161,7 +161,9 @@ func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Co
 	for {
 		typ, data, err := src.Read(ctx)
 		if err != nil {
-			c.finish(readEnd(srcSide, err))
+			if ctx.Err() == nil { // else the ending is decided already (or is a shutdown)
+				c.finish(readEnd(srcSide, err))
+			}
 			return
 		}
 		select {
@@ -170,7 +172,9 @@ func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Co
 			return
 		}
 		if err := dst.Write(ctx, typ, data); err != nil {
-			c.finish(End{By: dstSide, Code: -1})
+			if ctx.Err() == nil {
+				c.finish(End{By: dstSide, Code: -1})
+			}
 			return
 		}
 	}

@@ -12,13 +12,14 @@ import (
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/wsproxy"
 )
 
 func init() {
 	register(&command{
 		name:    "record",
-		args:    "-o FILE [flags] -- COMMAND [ARGS...]",
-		summary: "run COMMAND (codex app-server) as a byte-faithful proxy and record both directions",
+		args:    "-o FILE [flags] -- COMMAND [ARGS...]  |  --listen URL -o DIR [--upstream URL | -- COMMAND...]",
+		summary: "run COMMAND (codex app-server) as a byte-faithful proxy and record both directions (stdio, or WebSocket with --listen)",
 		flags:   recordFlags,
 		run:     runRecord,
 	})
@@ -30,6 +31,7 @@ type recordConfig struct {
 	noStderr bool
 	queue    int
 	stages   stageFlags
+	socket   socketFlags
 }
 
 func recordFlags(fs *flag.FlagSet) any {
@@ -39,13 +41,23 @@ func recordFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.noStderr, "no-stderr", false, "pass the server's stderr through but do not record it")
 	fs.IntVar(&c.queue, "queue", proxy.DefaultQueueSize, "reads (each one or more lines) that may wait for the recorder before forwarding slows down")
 	c.stages.register(fs, true)
+	c.socket.register(fs)
 	return c
 }
 
 func runRecord(cfg any, args []string, std stdio) error {
 	c := cfg.(*recordConfig)
+	if c.socket.listen != "" && !wsproxy.IsStdio(c.socket.listen) {
+		return runRecordSocket(c, args, std)
+	}
+	if c.socket.upstream != "" || c.socket.urlFile != "" {
+		return usagef("--upstream and --url-file need --listen ws://HOST:PORT or unix://PATH")
+	}
 	if c.out == "" {
 		return usagef("-o FILE is required")
+	}
+	if l := wsproxy.ListenFlag(args[min(1, len(args)):]); !wsproxy.IsStdio(l) {
+		return usagef("the command listens on %s, where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- %s", l, commandWithoutListen(args))
 	}
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
