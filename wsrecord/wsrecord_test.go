@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
+	"github.com/codexrec/codexrec/internal/codextest"
 	"github.com/codexrec/codexrec/internal/wstest"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
@@ -65,7 +66,7 @@ func TestRecordTurn(t *testing.T) {
 				codex := wstest.Prepare(t, v, wstest.TurnModel())
 				dir := t.TempDir()
 				urlFile := filepath.Join(t.TempDir(), "url")
-				var log bytes.Buffer
+				var log codextest.SyncBuffer
 				rec := &wsrecord.Recorder{Dir: dir, Header: recorder.Header{Codexrec: "test", Command: codex.Args}}
 				run, err := wsrecord.Start(wsrecord.Options{Listen: listenURL(t, scheme), Command: codex.Args,
 					Env: codex.Env, Dir: codex.Work, Stderr: &log, URLFile: urlFile}, rec)
