@@ -127,3 +127,24 @@ func DialURL(a Addr, target string) string {
 	}
 	return "ws://" + a.Host + target
 }
+
+// WriteURLFile writes url and a newline to path through a temporary file and a
+// rename, so a script polling for it never reads half of it.
+func WriteURLFile(path, url string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("--url-file: %w", err)
+	}
+	_, err = tmp.WriteString(url + "\n")
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("--url-file: %w", err)
+	}
+	return nil
+}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/codexrec/codexrec/wsproxy"
@@ -85,7 +83,7 @@ func Start(opt Options, rec *Recorder) (*Running, error) {
 	}
 	run.URL, run.ln = bound.String(), ln
 	if opt.URLFile != "" {
-		if err := WriteURLFile(opt.URLFile, run.URL); err != nil {
+		if err := wsproxy.WriteURLFile(opt.URLFile, run.URL); err != nil {
 			ln.Close()
 			run.stopChild()
 			cancel()
@@ -137,25 +135,4 @@ func (r *Running) stopChild() error {
 		return nil
 	}
 	return r.Child.Stop()
-}
-
-// WriteURLFile writes url and a newline to path through a temporary file and a
-// rename, so a script polling for it never reads half of it.
-func WriteURLFile(path, url string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("--url-file: %w", err)
-	}
-	_, err = tmp.WriteString(url + "\n")
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("--url-file: %w", err)
-	}
-	return nil
 }

@@ -14,8 +14,8 @@ import (
 func init() {
 	register(&command{
 		name:    "replay",
-		args:    "[flags] FILE",
-		summary: "serve a recording on stdin/stdout in place of codex app-server (a fake server for tests)",
+		args:    "[flags] FILE  |  --listen URL [--loop] [--url-file F] FILE|DIR",
+		summary: "serve a recording on stdin/stdout in place of codex app-server (a fake server for tests), or over WebSocket with --listen",
 		flags:   replayFlags,
 		run:     runReplay,
 	})
@@ -31,6 +31,11 @@ type replayConfig struct {
 	stderr      bool
 	patience    time.Duration
 	faults      multiFlag
+	listen      string
+	loop        bool
+	urlFile     string
+	tokenFile   string
+	connections int
 }
 
 func replayFlags(fs *flag.FlagSet) any {
@@ -44,6 +49,11 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.stderr, "stderr", false, "replay the server's recorded stderr lines on stderr")
 	fs.DurationVar(&c.patience, "patience", replay.DefaultPatience, "send a server frame recorded after a client message the client has not sent once the client was silent this `long` (0: never; see docs/replay.md)")
 	fs.Var(&c.faults, "fault", "inject a fault `RULE`, KIND[:METHOD[#N]][=VALUE] (repeatable; see docs/replay.md), KIND one of\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
+	fs.StringVar(&c.listen, "listen", "", "serve WebSocket clients on `URL` (ws://HOST:PORT, port 0 picks one, or unix://PATH): each connection gets a fresh replay of FILE, or of DIR's recordings in connection order")
+	fs.BoolVar(&c.loop, "loop", false, "with --listen: start over once every recording has been served")
+	fs.StringVar(&c.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
+	fs.StringVar(&c.tokenFile, "ws-token-file", "", "with --listen: the bearer token (first line of `FILE`) a client must send when the recording's did (default: any bearer token)")
+	fs.IntVar(&c.connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
 	return c
 }
 
@@ -51,6 +61,9 @@ func runReplay(cfg any, args []string, std stdio) error {
 	c := cfg.(*replayConfig)
 	if len(args) != 1 {
 		return usagef("want exactly one recording")
+	}
+	if c.listen == "" && (c.loop || c.urlFile != "" || c.tokenFile != "" || c.connections != 0) {
+		return usagef("--loop, --url-file, --ws-token-file and --connections need --listen URL")
 	}
 	mode, err := replay.ParseMode(c.match)
 	if err != nil {
@@ -80,6 +93,9 @@ func runReplay(cfg any, args []string, std stdio) error {
 	}
 	if c.stderr {
 		srv.Stderr = std.err
+	}
+	if c.listen != "" {
+		return replaySocket(c, srv, args[0], std)
 	}
 	srv.Script, err = replay.LoadFile(args[0], c.segment)
 	if err != nil {
