@@ -7,6 +7,7 @@ package wstest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -118,10 +119,13 @@ func (c *Codex) Start(t testing.TB, scheme string, extra ...string) {
 	}
 }
 
-// Client is a test WebSocket client; it reads every message into a log.
+// Client is a test client, over WebSocket (Dial) or stdio (Stdio); it reads every
+// message into a log.
 type Client struct {
-	Conn *websocket.Conn
+	Conn *websocket.Conn // nil over stdio
 	t    testing.TB
+	send func([]byte) error
+	recv func() ([]byte, error)
 
 	mu     sync.Mutex
 	cond   *sync.Cond
@@ -162,7 +166,9 @@ func DialBuffer(t testing.TB, a wsproxy.Addr, header http.Header, size int) (*Cl
 		return nil, resp, err
 	}
 	conn.SetReadLimit(-1)
-	c := &Client{Conn: conn, t: t}
+	c := &Client{Conn: conn, t: t,
+		send: func(b []byte) error { return conn.WriteMessage(websocket.TextMessage, b) },
+		recv: func() ([]byte, error) { _, p, err := conn.ReadMessage(); return p, err }}
 	c.cond = sync.NewCond(&c.mu)
 	conn.SetPongHandler(func(p string) error {
 		c.mu.Lock()
@@ -190,9 +196,29 @@ func MustDial(t testing.TB, a wsproxy.Addr, header http.Header) *Client {
 	return c
 }
 
+// Stdio is a client of a server's stdio: one message per line.
+func Stdio(t testing.TB, stdin io.Writer, stdout io.Reader) *Client {
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 64<<20)
+	c := &Client{t: t,
+		send: func(b []byte) error { _, err := stdin.Write(append(b, '\n')); return err },
+		recv: func() ([]byte, error) {
+			if sc.Scan() {
+				return bytes.Clone(sc.Bytes()), nil
+			}
+			if sc.Err() != nil {
+				return nil, sc.Err()
+			}
+			return nil, io.EOF
+		}}
+	c.cond = sync.NewCond(&c.mu)
+	go c.read()
+	return c
+}
+
 func (c *Client) read() {
 	for {
-		_, p, err := c.Conn.ReadMessage()
+		p, err := c.recv()
 		c.mu.Lock()
 		if err != nil {
 			c.closed = err
@@ -212,7 +238,7 @@ func (c *Client) Send(msg string) {
 	c.mu.Lock()
 	c.sent = append(c.sent, []byte(msg))
 	c.mu.Unlock()
-	if err := c.Conn.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
+	if err := c.send([]byte(msg)); err != nil {
 		c.t.Fatalf("send: %v", err)
 	}
 }
