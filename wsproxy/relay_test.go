@@ -353,3 +353,55 @@ func TestRelayPing(t *testing.T) {
 		t.Errorf("pongs = %q, want [hi]", p)
 	}
 }
+
+// blockingTap never returns from its first Frame until released.
+type blockingTap struct {
+	memTap
+	release chan struct{}
+}
+
+func (b *blockingTap) Frame(f *wire.Frame) error {
+	<-b.release
+	return b.memTap.Frame(f)
+}
+
+// A connection whose tap is stuck does not stall another connection, nor its own
+// forwarding while its queue has room; once released its tap sees every message.
+func TestRelayStuckTapStallsNoOther(t *testing.T) {
+	codex := wstest.Prepare(t, "0.171.0", wstest.TurnModel())
+	codex.Start(t, "unix")
+	ln, bound, err := wsproxy.Listen(wsproxy.Addr{Scheme: "ws", Host: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuck := &blockingTap{memTap: memTap{done: make(chan struct{})}, release: make(chan struct{})}
+	free := &memTap{done: make(chan struct{})}
+	rl := &wsproxy.Relay{Upstream: codex.Addr, Open: func(c *wsproxy.Conn) (wsproxy.Tap, error) {
+		if c.N == 1 {
+			return stuck, nil
+		}
+		return free, nil
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rl.Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+
+	a := wstest.MustDial(t, bound, nil)
+	a.Initialize("stuck") // forwarded although its tap has not returned once
+	b := wstest.MustDial(t, bound, nil)
+	b.Turn(codex.Work)
+	b.Conn.Close()
+	free.wait(t)
+	select {
+	case <-stuck.done:
+		t.Fatal("the stuck connection ended")
+	default:
+	}
+	close(stuck.release)
+	a.Conn.Close()
+	stuck.wait(t)
+	if got := len(stuck.lines(wire.ClientToServer)); got != 2 {
+		t.Errorf("the stuck tap saw %d client messages, want 2", got)
+	}
+}
