@@ -114,3 +114,21 @@ func (c *Child) Stop() error {
 	}
 	return c.err
 }
+
+// WithoutListen is args without its --listen flag and value: the command a shim
+// hands StartChild (through wsrecord.Start) when codex was asked to listen itself.
+func WithoutListen(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--":
+			return append(out, args[i:]...)
+		case args[i] == "--listen":
+			i++
+		case strings.HasPrefix(args[i], "--listen="):
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
+}

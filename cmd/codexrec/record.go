@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/codexrec/codexrec/proxy"
@@ -57,7 +58,7 @@ func runRecord(cfg any, args []string, std stdio) error {
 		return usagef("-o FILE is required")
 	}
 	if l := wsproxy.ListenFlag(args[min(1, len(args)):]); !wsproxy.IsStdio(l) {
-		return usagef("the command listens on %s, where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- %s", l, commandWithoutListen(args))
+		return usagef("the command listens on %s, where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- %s", l, strings.Join(wsproxy.WithoutListen(args), " "))
 	}
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")

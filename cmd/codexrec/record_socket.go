@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/codexrec/codexrec/record"
@@ -25,21 +24,6 @@ func (s *socketFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.listen, "listen", "", "record WebSocket clients connecting to `URL` (ws://HOST:PORT or unix://PATH; port 0 picks one), one recording per connection in -o DIR")
 	fs.StringVar(&s.upstream, "upstream", "", "with --listen: relay to the app-server already listening at `URL` (ws:// or unix://) instead of starting COMMAND")
 	fs.StringVar(&s.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
-}
-
-// commandWithoutListen is args without its --listen flag, for a suggestion.
-func commandWithoutListen(args []string) string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		switch {
-		case args[i] == "--listen":
-			i++
-		case strings.HasPrefix(args[i], "--listen="):
-		default:
-			out = append(out, args[i])
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // runRecordSocket is record --listen: a relay in front of a child started on a
