@@ -121,6 +121,13 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.forward(w, req)
 		return
 	}
+	// A handshake this side would refuse is refused before the upstream is dialled,
+	// so that no connection is opened (and recorded) for it.
+	if req.Method != http.MethodGet || req.Header.Get("Sec-WebSocket-Version") != "13" || req.Header.Get("Sec-WebSocket-Key") == "" {
+		w.Header().Set("Sec-WebSocket-Version", "13")
+		http.Error(w, "codexrec: not a WebSocket version 13 handshake", http.StatusBadRequest)
+		return
+	}
 	r.conns.Add(1)
 	defer r.conns.Done()
 	c := &conn{relay: r}
