@@ -30,6 +30,7 @@ type benchServer struct {
 	codex   *wstest.Codex
 	direct  wsproxy.Addr
 	relayed wsproxy.Addr
+	plain   wsproxy.Addr // a relay without taps: the cost of the hop alone
 }
 
 func startBench(b *testing.B, turns int) *benchServer {
@@ -65,70 +66,93 @@ func startBench(b *testing.B, turns int) *benchServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { rec.Serve(ctx, ln); close(done) }()
-	b.Cleanup(func() { cancel(); <-done })
-	return &benchServer{codex: codex, direct: codex.Addr, relayed: wsproxy.Addr{Scheme: "ws", Host: ln.Addr().String()}}
+	pln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pdone := make(chan struct{})
+	go func() { (&wsproxy.Relay{Upstream: codex.Addr}).Serve(ctx, pln); close(pdone) }()
+	b.Cleanup(func() { cancel(); <-done; <-pdone })
+	return &benchServer{codex: codex, direct: codex.Addr, relayed: wsproxy.Addr{Scheme: "ws", Host: ln.Addr().String()},
+		plain: wsproxy.Addr{Scheme: "ws", Host: pln.Addr().String()}}
 }
 
-func (s *benchServer) targets() []struct {
-	name string
-	addr wsproxy.Addr
-} {
-	return []struct {
-		name string
-		addr wsproxy.Addr
-	}{{"direct", s.direct}, {"record", s.relayed}}
+// interleaved runs an op against the direct connection, the plain relay and the
+// recording relay in turns, b.N times each, so that all see the same moment of a
+// shared machine, and reports the mean times and the ratios to direct.
+func interleaved(b *testing.B, unit string, direct, plain, record func(n int) time.Duration) {
+	var d, p, r time.Duration
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		switch n % 3 {
+		case 0:
+			d += direct(n)
+			p += plain(n)
+			r += record(n)
+		case 1:
+			r += record(n)
+			d += direct(n)
+			p += plain(n)
+		default:
+			p += plain(n)
+			r += record(n)
+			d += direct(n)
+		}
+	}
+	b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "direct-ns/"+unit)
+	b.ReportMetric(float64(r.Nanoseconds())/float64(b.N), "record-ns/"+unit)
+	b.ReportMetric(float64(p)/float64(d), "relay/direct")
+	b.ReportMetric(float64(r)/float64(d), "record/direct")
 }
 
 // BenchmarkSocketRoundTrip: one small request and its response at a time
-// (thread/list); messages/s counts both.
+// (thread/list).
 func BenchmarkSocketRoundTrip(b *testing.B) {
 	s := startBench(b, 1)
-	for _, tg := range s.targets() {
-		b.Run(tg.name, func(b *testing.B) {
-			c := wstest.MustDial(b, tg.addr, nil)
-			c.Initialize("bench")
-			conn := c.Conn
-			b.ResetTimer()
+	dc := wstest.MustDial(b, s.direct, nil)
+	dc.Initialize("bench")
+	rc := wstest.MustDial(b, s.relayed, nil)
+	rc.Initialize("bench")
+	pc := wstest.MustDial(b, s.plain, nil)
+	pc.Initialize("bench")
+	op := func(c *wstest.Client) func(int) time.Duration {
+		return func(n int) time.Duration {
+			id := strconv.Itoa(100 + n)
 			start := time.Now()
-			for i := 0; i < b.N; i++ {
-				id := strconv.Itoa(100 + i)
-				c.Send(`{"id":` + id + `,"method":"thread/list","params":{}}`)
-				c.Wait(len(c.Got())-1, "thread/list", wstest.Response(id))
-			}
-			b.ReportMetric(float64(2*b.N)/time.Since(start).Seconds(), "msgs/s")
-			conn.Close()
-		})
+			c.Send(`{"id":` + id + `,"method":"thread/list","params":{}}`)
+			c.Wait(len(c.Got())-1, "thread/list", wstest.Response(id))
+			return time.Since(start)
+		}
 	}
+	interleaved(b, "roundtrip", op(dc), op(pc), op(rc))
 }
 
 // BenchmarkSocketBurst: 200 requests sent back to back, then their responses:
-// throughput rather than latency.
+// throughput rather than latency (msgs/s = 400 / the op's time).
 func BenchmarkSocketBurst(b *testing.B) {
 	s := startBench(b, 1)
 	const burst = 200
-	for _, tg := range s.targets() {
-		b.Run(tg.name, func(b *testing.B) {
-			conn, _, err := wstest.Dialer(tg.addr).Dial(wsproxy.DialURL(tg.addr, ""), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer conn.Close()
-			conn.WriteMessage(websocket.TextMessage, []byte(`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"bench","version":"1"}}}`))
-			readUntil(b, conn, "1")
-			conn.WriteMessage(websocket.TextMessage, []byte(`{"method":"initialized"}`))
-			b.ResetTimer()
+	op := func(addr wsproxy.Addr) func(int) time.Duration {
+		conn, _, err := wstest.Dialer(addr).Dial(wsproxy.DialURL(addr, ""), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { conn.Close() })
+		conn.WriteMessage(websocket.TextMessage, []byte(`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"bench","version":"1"}}}`))
+		readUntil(b, conn, "1")
+		conn.WriteMessage(websocket.TextMessage, []byte(`{"method":"initialized"}`))
+		id := 100
+		return func(int) time.Duration {
 			start := time.Now()
-			id := 100
-			for i := 0; i < b.N; i++ {
-				for j := 0; j < burst; j++ {
-					id++
-					conn.WriteMessage(websocket.TextMessage, []byte(`{"id":`+strconv.Itoa(id)+`,"method":"thread/list","params":{}}`))
-				}
-				readUntil(b, conn, strconv.Itoa(id))
+			for j := 0; j < burst; j++ {
+				id++
+				conn.WriteMessage(websocket.TextMessage, []byte(`{"id":`+strconv.Itoa(id)+`,"method":"thread/list","params":{}}`))
 			}
-			b.ReportMetric(float64(2*burst*b.N)/time.Since(start).Seconds(), "msgs/s")
-		})
+			readUntil(b, conn, strconv.Itoa(id))
+			return time.Since(start)
+		}
 	}
+	interleaved(b, "burst", op(s.direct), op(s.plain), op(s.relayed))
 }
 
 func readUntil(b *testing.B, conn *websocket.Conn, id string) {
@@ -143,31 +167,26 @@ func readUntil(b *testing.B, conn *websocket.Conn, id string) {
 	}
 }
 
-// BenchmarkSocketTurn: a full turn (thread/start, turn/start, ~70 notifications,
-// turn/completed) against the fake model; ns/op is the turn's latency.
+// BenchmarkSocketTurn: a full turn (turn/start, ~70 notifications with reasoning
+// and 40 deltas, turn/completed) against the fake model, on one thread per
+// connection.
 func BenchmarkSocketTurn(b *testing.B) {
-	const maxTurns = 2000
-	s := startBench(b, maxTurns)
-	used := 0
-	for _, tg := range s.targets() {
-		b.Run(tg.name, func(b *testing.B) {
-			c := wstest.MustDial(b, tg.addr, nil)
-			i := c.Initialize("bench")
-			thread, i := c.StartThread(i, s.codex.Work)
-			msgs := 0
-			b.ResetTimer()
-			start := time.Now()
-			for n := 0; n < b.N; n++ {
-				if used++; used > maxTurns {
-					b.Fatalf("more than %d turns", maxTurns)
-				}
-				from := len(c.Got())
-				c.Send(fmt.Sprintf(`{"id":%d,"method":"turn/start","params":{"threadId":%q,"input":[{"type":"text","text":"hi"}]}}`, 1000+n, thread))
-				_, i = c.Wait(from, "turn/completed", wstest.Method("turn/completed"))
-				msgs += i + 1 - from + 1
-			}
-			b.ReportMetric(float64(msgs)/time.Since(start).Seconds(), "msgs/s")
-			c.Conn.Close()
-		})
+	const maxTurns = 1000
+	s := startBench(b, 3*maxTurns)
+	if b.N > maxTurns {
+		b.Fatalf("more than %d turns", maxTurns)
 	}
+	op := func(addr wsproxy.Addr) func(int) time.Duration {
+		c := wstest.MustDial(b, addr, nil)
+		i := c.Initialize("bench")
+		thread, _ := c.StartThread(i, s.codex.Work)
+		return func(n int) time.Duration {
+			from := len(c.Got())
+			start := time.Now()
+			c.Send(fmt.Sprintf(`{"id":%d,"method":"turn/start","params":{"threadId":%q,"input":[{"type":"text","text":"hi"}]}}`, 1000+n, thread))
+			c.Wait(from, "turn/completed", wstest.Method("turn/completed"))
+			return time.Since(start)
+		}
+	}
+	interleaved(b, "turn", op(s.direct), op(s.plain), op(s.relayed))
 }
