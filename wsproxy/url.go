@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // ErrURL wraps every malformed or unsupported socket URL.
@@ -98,6 +99,19 @@ func Listen(a Addr) (net.Listener, Addr, error) {
 		return ln, a, nil
 	}
 	return nil, a, fmt.Errorf("%w: scheme %q", ErrURL, a.Scheme)
+}
+
+// Probe reports whether something accepts connections at a.
+func Probe(a Addr, timeout time.Duration) error {
+	network, addr := "tcp", a.Host
+	if a.Scheme == "unix" {
+		network, addr = "unix", a.Path
+	}
+	c, err := net.DialTimeout(network, addr, timeout)
+	if err != nil {
+		return fmt.Errorf("no app-server at %s: %w", a, err)
+	}
+	return c.Close()
 }
 
 // HTTPClient is a client whose connections reach a: over TCP for ws://, over the

@@ -48,6 +48,9 @@ func Start(opt Options, rec *Recorder) (*Running, error) {
 	if stderr == nil {
 		stderr = io.Discard
 	}
+	if rec.Session == "" {
+		rec.Session = NewSessionID()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &Running{rec: rec, done: make(chan error, 1), stop: cancel}
 	switch {
@@ -56,6 +59,11 @@ func Start(opt Options, rec *Recorder) (*Running, error) {
 		return nil, fmt.Errorf("an upstream URL and a command exclude each other")
 	case opt.Upstream != "":
 		if rec.Upstream, err = wsproxy.ParseURL(opt.Upstream); err != nil {
+			cancel()
+			return nil, err
+		}
+		// A server that is not there is said so at start, not as a 502 per client.
+		if err := wsproxy.Probe(rec.Upstream, 10*time.Second); err != nil {
 			cancel()
 			return nil, err
 		}

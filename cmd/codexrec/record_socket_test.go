@@ -189,4 +189,20 @@ func TestRecordRefusesListeningCommand(t *testing.T) {
 	if res.code != 0 {
 		t.Errorf("--listen stdio:// is stdio: exit %d, %s", res.code, res.stderr)
 	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--upstream", "unix://" + filepath.Join(dir, "none.sock")}, "no app-server at"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir}, "--upstream URL or a command"},
+		{[]string{"--listen", "ws://localhost", "-o", dir, "--", "codex", "app-server"}, "want ws://HOST:PORT"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--", "codex", "app-server", "--listen", "unix://"}, "leave --listen unix:// out"},
+		{[]string{"--upstream", "ws://127.0.0.1:1", "-o", out, "--", "codex"}, "need --listen"},
+	} {
+		res := runCodexrec(t, "", nil, append([]string{"record"}, tt.args...)...)
+		if res.code != 2 || !bytes.Contains(res.stderr, []byte(tt.want)) {
+			t.Errorf("record %q: exit %d, stderr %s; want 2 saying %q", tt.args, res.code, res.stderr, tt.want)
+		}
+	}
 }
