@@ -73,9 +73,51 @@ type conn struct {
 	client *websocket.Conn
 	up     *websocket.Conn
 
-	once sync.Once
-	end  End
-	stop context.CancelFunc
+	once   sync.Once
+	end    End
+	stop   context.CancelFunc
+	budget *budget
+}
+
+// maxQueued bounds the bytes of one connection waiting for its tap (as the stdio
+// proxy bounds its queue): past it, reading pauses; one message larger than the
+// bound still passes alone.
+const maxQueued = 64 << 20
+
+// budget counts the bytes queued for the tap; take waits for room.
+type budget struct {
+	mu   sync.Mutex
+	used int64
+	max  int64
+	room chan struct{} // closed and replaced whenever bytes are given back
+}
+
+func newBudget(max int64) *budget { return &budget{max: max, room: make(chan struct{})} }
+
+func (b *budget) take(ctx context.Context, n int64) bool {
+	for {
+		b.mu.Lock()
+		if b.used == 0 || b.used+n <= b.max {
+			b.used += n
+			b.mu.Unlock()
+			return true
+		}
+		room := b.room
+		b.mu.Unlock()
+		select {
+		case <-room:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (b *budget) give(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	close(b.room)
+	b.room = make(chan struct{})
+	b.mu.Unlock()
 }
 
 type item struct {
@@ -94,6 +136,7 @@ func (c *conn) run(base context.Context, info *Conn, tap Tap) {
 	c.up.SetReadLimit(limit)
 
 	queue := make(chan item, c.relay.queueSize())
+	c.budget = newBudget(maxQueued)
 	tapped := make(chan End, 1)
 	go func() { tapped <- c.tapper(queue, tap) }()
 
@@ -166,8 +209,12 @@ func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Co
 			}
 			return
 		}
+		at := time.Since(start)
+		if !c.budget.take(ctx, int64(len(data))) {
+			return
+		}
 		select {
-		case queue <- item{dir: dir, typ: typ, data: data, at: time.Since(start)}:
+		case queue <- item{dir: dir, typ: typ, data: data, at: at}:
 		case <-ctx.Done():
 			return
 		}
@@ -202,6 +249,7 @@ func (c *conn) tapper(queue <-chan item, tap Tap) End {
 		e      = End{Frames: map[wire.Direction]int64{}}
 	)
 	for it := range queue {
+		c.budget.give(int64(len(it.data)))
 		seq++
 		e.Frames[it.dir]++
 		f := wire.Frame{Seq: seq, Time: it.at, Dir: it.dir, Line: it.data}

@@ -43,8 +43,9 @@ type Relay struct {
 	// without the relay.
 	ReadLimit int64
 
-	// QueueSize bounds the messages of one connection waiting for its tap; when
-	// full, that connection's reading pauses. Zero means DefaultQueueSize.
+	// QueueSize bounds the messages of one connection waiting for its tap (64 MiB
+	// of them at most); when full, that connection's reading pauses: back-pressure,
+	// nothing dropped. Zero means DefaultQueueSize.
 	QueueSize int
 
 	// PingTimeout bounds how long a relayed ping waits for the next hop's pong
