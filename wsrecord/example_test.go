@@ -26,7 +26,7 @@ func Example() {
 	case <-stop:
 	case <-run.Done(): // the app-server exited
 	}
-	run.Stop()
+	run.Stop() // or all of the above: wsrecord.Run(ctx, options, rec)
 	for _, r := range rec.Results() {
 		_ = r.Path // one recording per connection, in connection order
 	}

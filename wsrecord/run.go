@@ -144,3 +144,17 @@ func (r *Running) stopChild() error {
 	}
 	return r.Child.Stop()
 }
+
+// Run is Start, then Stop once ctx is done or the child exits: the whole of a
+// record run as one call. Results on rec say how each connection ended.
+func Run(ctx context.Context, opt Options, rec *Recorder) error {
+	run, err := Start(opt, rec)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+	case <-run.Done():
+	}
+	return run.Stop()
+}
