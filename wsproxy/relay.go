@@ -19,7 +19,9 @@ import (
 // upgrade request goes upstream first (with the client's headers, Authorization and
 // Origin included), so a refusal (401 for a bad token, 403 for an Origin) reaches
 // the client as the server sent it; only an accepted upgrade is accepted here.
-// Other requests (/readyz, /healthz) are forwarded as plain HTTP. Every connection
+// Other requests (/readyz, /healthz) are forwarded as plain HTTP; in front of a
+// unix socket server, a ws:// relay answers them and refuses an Origin itself, as a
+// ws:// server would. Every connection
 // has its own goroutines and tap queue: a slow or stuck connection never stalls
 // another.
 //
@@ -118,8 +120,26 @@ func (r *Relay) base() context.Context {
 // anything else as a plain HTTP exchange with the upstream.
 func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	base := r.base()
+	r.mu.Lock()
+	network := r.network
+	r.mu.Unlock()
+	// Clients on ws:// in front of a unix socket server expect what a ws:// server
+	// does, which the unix socket server does not: refuse an Origin, answer health
+	// checks. In front of a ws:// server, that server decides.
+	emulate := network == "ws" && r.Upstream.Scheme == "unix"
+	if _, ok := req.Header["Origin"]; ok && emulate {
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
 	if !isUpgrade(req) {
-		r.forward(w, req)
+		switch {
+		case !emulate:
+			r.forward(w, req)
+		case req.URL.Path == "/readyz" || req.URL.Path == "/healthz":
+			w.WriteHeader(http.StatusOK)
+		default:
+			http.Error(w, "Connection header did not include 'upgrade'", http.StatusBadRequest)
+		}
 		return
 	}
 	// A handshake this side would refuse is refused before the upstream is dialled,

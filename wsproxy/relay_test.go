@@ -405,3 +405,24 @@ func TestRelayStuckTapStallsNoOther(t *testing.T) {
 		t.Errorf("the stuck tap saw %d client messages, want 2", got)
 	}
 }
+
+// A ws:// relay in front of a unix socket server answers as a ws:// server would:
+// health checks 200, an Origin header 403.
+func TestRelayWSInFrontOfUnix(t *testing.T) {
+	codex := wstest.Prepare(t, "0.163.0", wstest.TurnModel())
+	codex.Start(t, "unix")
+	r := startRelay(t, codex.Addr, "ws")
+	for _, p := range []string{"/readyz", "/healthz"} {
+		resp, err := http.Get("http://" + r.addr.Host + p)
+		if err != nil || resp.StatusCode != 200 {
+			t.Errorf("GET %s: %v %v", p, err, resp)
+		}
+	}
+	if _, resp, err := wstest.Dial(t, r.addr, http.Header{"Origin": {"null"}}); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("an Origin header: %v %v, want 403", err, resp)
+	}
+	if len(r.taps) != 0 {
+		t.Errorf("%d connections opened", len(r.taps))
+	}
+	wstest.MustDial(t, r.addr, nil).Initialize("ok")
+}

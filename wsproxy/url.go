@@ -162,3 +162,15 @@ func WriteURLFile(path, url string) error {
 	}
 	return nil
 }
+
+// Banner is what codex app-server prints on stderr when it listens on a ws:// URL
+// (url as ws://HOST:PORT): a command standing in for codex prints it with the URL
+// clients must use, for clients that read the port from codex's stderr.
+func Banner(url string) string {
+	host := strings.TrimPrefix(url, "ws://")
+	return "codex app-server (WebSockets)\n" +
+		"  listening on: " + url + "\n" +
+		"  readyz: http://" + host + "/readyz\n" +
+		"  healthz: http://" + host + "/healthz\n" +
+		"  note: binds localhost only (use SSH port-forwarding for remote access)\n"
+}

@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/codexrec/codexrec/internal/wstest"
 	"github.com/codexrec/codexrec/wsproxy"
 )
 
@@ -69,5 +72,21 @@ func TestListenUnix(t *testing.T) {
 	ln.Close()
 	if _, err := os.Lstat(p); !os.IsNotExist(err) {
 		t.Errorf("the socket is still there after Close: %v", err)
+	}
+}
+
+// Banner is byte for byte what codex prints when it listens on ws://.
+func TestBannerIsCodexs(t *testing.T) {
+	for _, v := range []string{"0.163.0", "0.171.0"} {
+		codex := wstest.Prepare(t, v, wstest.TurnModel())
+		codex.Start(t, "ws")
+		want := wsproxy.Banner(codex.Addr.String())
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(codex.Stderr.String(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("codex %s's stderr lacks the banner %q:\n%s", v, want, codex.Stderr)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }
