@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -60,8 +61,13 @@ type End struct {
 	Err error
 	// TapErr is the first error Tap.Frame or Tap.Idle returned.
 	TapErr error
-	// Frames counts the messages relayed in each direction.
+	// Frames counts the messages tapped in each direction.
 	Frames map[wire.Direction]int64
+	// Undelivered counts, per direction, the messages that were tapped (a message
+	// is tapped before it is written) but whose write failed because the other side
+	// had gone: the last ones of that direction. The recording holds them; the peer
+	// never got them.
+	Undelivered map[wire.Direction]int64
 }
 
 // BinaryReason is the Message.Reason of a binary frame.
@@ -73,10 +79,11 @@ type conn struct {
 	client *websocket.Conn
 	up     *websocket.Conn
 
-	once   sync.Once
-	end    End
-	stop   context.CancelFunc
-	budget *budget
+	once        sync.Once
+	end         End
+	undelivered [3]atomic.Int64 // by direction
+	stop        context.CancelFunc
+	budget      *budget
 }
 
 // maxQueued bounds the bytes of one connection waiting for its tap (as the stdio
@@ -156,6 +163,14 @@ func (c *conn) run(base context.Context, info *Conn, tap Tap) {
 	tapEnd := <-tapped
 	end := c.end
 	end.TapErr, end.Frames = tapEnd.TapErr, tapEnd.Frames
+	for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
+		if n := c.undelivered[dir-1].Load(); n > 0 {
+			if end.Undelivered == nil {
+				end.Undelivered = map[wire.Direction]int64{}
+			}
+			end.Undelivered[dir] = n
+		}
+	}
 	if tap != nil {
 		tap.End(end)
 	}
@@ -219,6 +234,7 @@ func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Co
 			return
 		}
 		if err := dst.Write(ctx, typ, data); err != nil {
+			c.undelivered[dir-1].Add(1)
 			if ctx.Err() == nil {
 				c.finish(End{By: dstSide, Code: -1})
 			}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -137,9 +138,16 @@ func (t *tap) End(e wsproxy.End) {
 	default:
 		tr.Ended, tr.Signal = recorder.EndSignal, "shutdown"
 	}
+	var notes []string
 	if e.Err != nil {
-		tr.Error = e.Err.Error()
+		notes = append(notes, e.Err.Error())
 	}
+	for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
+		if n := e.Undelivered[dir]; n > 0 {
+			notes = append(notes, fmt.Sprintf("the last %d %s message(s) recorded were never delivered (the other side had gone)", n, dir))
+		}
+	}
+	tr.Error = strings.Join(notes, "; ")
 	if e.TapErr != nil {
 		tr.Ended, tr.Error = recorder.EndError, e.TapErr.Error()
 	}
