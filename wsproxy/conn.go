@@ -63,11 +63,12 @@ type End struct {
 	TapErr error
 	// Frames counts the messages tapped in each direction.
 	Frames map[wire.Direction]int64
-	// Undelivered counts, per direction, the messages that were tapped (a message
-	// is tapped before it is written) but whose write failed because the other side
-	// had gone: the last ones of that direction. The recording holds them; the peer
-	// never got them.
+	// Undelivered counts, per direction, the messages read whose write failed
+	// because the other side had gone: the last ones of that direction. A
+	// client-bound one is tapped with wire.Frame.Undelivered set.
 	Undelivered map[wire.Direction]int64
+	// LastDelivered is the seq of the last message written to the client (0: none).
+	LastDelivered int64
 }
 
 // BinaryReason is the Message.Reason of a binary frame.
@@ -132,6 +133,11 @@ type item struct {
 	typ  websocket.MessageType
 	data []byte
 	at   time.Duration
+	// written is closed once a client-bound message's write has finished, with
+	// delivered set: the tapper waits for it, so that a message the client never got
+	// is tapped as undelivered.
+	written   chan struct{}
+	delivered bool
 }
 
 // run relays until either side ends, then closes the other and ends the tap.
@@ -142,7 +148,7 @@ func (c *conn) run(base context.Context, info *Conn, tap Tap) {
 	c.client.SetReadLimit(limit)
 	c.up.SetReadLimit(limit)
 
-	queue := make(chan item, c.relay.queueSize())
+	queue := make(chan *item, c.relay.queueSize())
 	c.budget = newBudget(maxQueued)
 	tapped := make(chan End, 1)
 	go func() { tapped <- c.tapper(queue, tap) }()
@@ -162,7 +168,7 @@ func (c *conn) run(base context.Context, info *Conn, tap Tap) {
 	close(queue)
 	tapEnd := <-tapped
 	end := c.end
-	end.TapErr, end.Frames = tapEnd.TapErr, tapEnd.Frames
+	end.TapErr, end.Frames, end.LastDelivered = tapEnd.TapErr, tapEnd.Frames, tapEnd.LastDelivered
 	for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
 		if n := c.undelivered[dir-1].Load(); n > 0 {
 			if end.Undelivered == nil {
@@ -211,7 +217,7 @@ func (c *conn) finish(e End) {
 
 // pump relays messages from src to dst, queueing each for the tap before it is
 // written, so a request is always tapped before its response.
-func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Conn, dir wire.Direction, queue chan<- item) {
+func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Conn, dir wire.Direction, queue chan<- *item) {
 	srcSide, dstSide := SideClient, SideServer
 	if dir == wire.ServerToClient {
 		srcSide, dstSide = SideServer, SideClient
@@ -228,12 +234,21 @@ func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Co
 		if !c.budget.take(ctx, int64(len(data))) {
 			return
 		}
+		it := &item{dir: dir, typ: typ, data: data, at: at}
+		if dir == wire.ServerToClient {
+			it.written = make(chan struct{})
+		}
 		select {
-		case queue <- item{dir: dir, typ: typ, data: data, at: at}:
+		case queue <- it:
 		case <-ctx.Done():
 			return
 		}
-		if err := dst.Write(ctx, typ, data); err != nil {
+		err = dst.Write(ctx, typ, data)
+		if it.written != nil {
+			it.delivered = err == nil
+			close(it.written)
+		}
+		if err != nil {
 			c.undelivered[dir-1].Add(1)
 			if ctx.Err() == nil {
 				c.finish(End{By: dstSide, Code: -1})
@@ -258,7 +273,7 @@ func readEnd(side Side, err error) End {
 
 // tapper classifies, pairs and taps the queue in order, calling Idle whenever it
 // has caught up.
-func (c *conn) tapper(queue <-chan item, tap Tap) End {
+func (c *conn) tapper(queue <-chan *item, tap Tap) End {
 	var (
 		pairer wire.Pairer
 		seq    int64
@@ -269,6 +284,14 @@ func (c *conn) tapper(queue <-chan item, tap Tap) End {
 		seq++
 		e.Frames[it.dir]++
 		f := wire.Frame{Seq: seq, Time: it.at, Dir: it.dir, Line: it.data}
+		if it.written != nil {
+			<-it.written
+			if it.delivered {
+				e.LastDelivered = seq
+			} else {
+				f.Undelivered = true
+			}
+		}
 		if it.typ == websocket.MessageBinary {
 			f.Msg = wire.Message{Kind: wire.KindRaw, Reason: BinaryReason}
 		} else {

@@ -142,26 +142,33 @@ func (t *tap) End(e wsproxy.End) {
 	if e.Err != nil {
 		notes = append(notes, e.Err.Error())
 	}
-	for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
-		if n := e.Undelivered[dir]; n > 0 {
-			notes = append(notes, fmt.Sprintf("the last %d %s message(s) recorded were never delivered (the other side had gone)", n, dir))
-		}
+	if n := e.Undelivered[wire.ClientToServer]; n > 0 {
+		notes = append(notes, fmt.Sprintf("the last %d c2s message(s) recorded never reached the server (it had gone)", n))
 	}
 	tr.Error = strings.Join(notes, "; ")
+	if n := e.Undelivered[wire.ServerToClient]; n > 0 {
+		// As the stdio proxy reports a client that stopped reading.
+		tr.ClientError = "the client had gone"
+		tr.LastDelivered, tr.Undelivered = e.LastDelivered, n
+	}
 	if e.TapErr != nil {
 		tr.Ended, tr.Error = recorder.EndError, e.TapErr.Error()
 	}
 	tr, err := t.s.Finish(tr)
+	path := t.path
+	if err == nil {
+		path = t.s.Writer.PublishedPath()
+	}
 	if err == nil && e.TapErr != nil {
 		err = fmt.Errorf("%w: %w", record.ErrTap, e.TapErr)
 	}
-	res := Result{Conn: t.n, Path: t.path, Trailer: tr, Report: t.s.Report(), Err: err}
+	res := Result{Conn: t.n, Path: path, Trailer: tr, Report: t.s.Report(), Err: err}
 	if t.r.Log != nil {
 		how := describeEnd(e)
 		if err != nil {
 			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %v\n", t.n, how, err)
 		} else {
-			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %s, %d frames\n", t.n, how, t.path, tr.Frames["c2s"]+tr.Frames["s2c"])
+			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %s, %d frames\n", t.n, how, path, tr.Frames["c2s"]+tr.Frames["s2c"])
 		}
 	}
 	t.r.mu.Lock()

@@ -122,11 +122,15 @@ func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string
 	if srv.Log == nil {
 		srv.Log = s.Log
 	}
-	in := newLineReader(ctx, c)
-	out := &messageWriter{ctx: ctx, c: c}
+	gone := make(chan struct{})
+	in := newLineReader(ctx, c, gone)
+	out := &messageWriter{ctx: ctx, c: c, gone: gone}
 	err = srv.Serve(ctx, in, out)
-	if base.Err() != nil && errors.Is(err, context.Canceled) {
+	switch {
+	case base.Err() != nil && errors.Is(err, context.Canceled):
 		return nil // shut down
+	case errors.Is(err, errClientGone):
+		return nil
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package wsreplay
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 
 	"github.com/coder/websocket"
@@ -13,12 +14,13 @@ import (
 // becomes a space, which is what it is to JSON, so that the message is not split.
 // Binary messages are dropped (the app-server ignores them). The stream ends when
 // the connection does.
-func newLineReader(ctx context.Context, c *websocket.Conn) io.Reader {
+func newLineReader(ctx context.Context, c *websocket.Conn, gone chan<- struct{}) io.Reader {
 	pr, pw := io.Pipe()
 	go func() {
 		for {
 			typ, data, err := c.Read(ctx)
 			if err != nil {
+				close(gone)
 				pw.Close() // EOF: the client closed or dropped the connection
 				return
 			}
@@ -44,8 +46,13 @@ func newLineReader(ctx context.Context, c *websocket.Conn) io.Reader {
 type messageWriter struct {
 	ctx     context.Context
 	c       *websocket.Conn
+	gone    <-chan struct{} // closed when the client's side has ended
 	pending []byte
 }
+
+// errClientGone is a write that failed because the client had gone: the replay's
+// last frames had nobody to go to, an ordinary end for a socket.
+var errClientGone = errors.New("the client had gone")
 
 func (w *messageWriter) Write(p []byte) (int, error) {
 	n := len(p)
@@ -60,6 +67,11 @@ func (w *messageWriter) Write(p []byte) (int, error) {
 			msg = append(w.pending, msg...)
 		}
 		if err := w.c.Write(w.ctx, websocket.MessageText, msg); err != nil {
+			select {
+			case <-w.gone:
+				return 0, errClientGone
+			default:
+			}
 			return 0, err
 		}
 		w.pending = w.pending[:0]
