@@ -28,8 +28,9 @@ ws.onclose = () => process.exit(0);
 `
 
 // A recording made through the relay from Node's WebSocket client, and replayed to
-// it: the replayed response is the recorded one, byte for byte. Skipped without
-// node.
+// it: the replayed response is the recorded one, byte for byte. An extra check
+// beyond the gorilla/websocket client the other tests use: skipped without node,
+// which the CI image need not have.
 func TestNodeClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
