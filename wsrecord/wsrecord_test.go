@@ -6,9 +6,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/tidwall/gjson"
 
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
 	"github.com/codexrec/codexrec/internal/codextest"
@@ -263,5 +267,85 @@ func waitResults(t *testing.T, rec *wsrecord.Recorder, n int) {
 			t.Fatalf("%d of %d recordings finished", len(rec.Results()), n)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A client that stops reading mid-turn and then drops: the messages read from the
+// server but never written to it are in the recording, marked undelivered, and the
+// trailer says which was the last delivered.
+func TestRecordUndeliveredToAClientThatStoppedReading(t *testing.T) {
+	var deltas []string
+	for i := 0; i < 4000; i++ {
+		deltas = append(deltas, strings.Repeat("x", 2000)+" ")
+	}
+	codex := wstest.Prepare(t, "0.171.0", []fakemodel.Response{{Output: []fakemodel.Item{
+		{Type: "message", Text: strings.Join(deltas, ""), Deltas: deltas}}}})
+	codex.Start(t, "unix")
+	rec := &wsrecord.Recorder{Dir: t.TempDir()}
+	run, err := wsrecord.Start(wsrecord.Options{Listen: "ws://127.0.0.1:0", Upstream: codex.Addr.String()}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Stop()
+	addr, _ := wsproxy.ParseURL(run.URL)
+	conn, _, err := wstest.Dialer(addr).Dial(wsproxy.DialURL(addr, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadLimit(-1)
+	send := func(s string) {
+		if err := conn.WriteMessage(websocket.TextMessage, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readID := func(id string) gjson.Result {
+		for {
+			_, p, err := conn.ReadMessage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := gjson.ParseBytes(p); m.Get("id").Raw == id && !m.Get("method").Exists() {
+				return m
+			}
+		}
+	}
+	send(`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"slow","version":"1"}}}`)
+	readID("1")
+	send(`{"method":"initialized"}`)
+	send(`{"id":2,"method":"thread/start","params":{"cwd":` + strconv.Quote(codex.Work) + `,"approvalPolicy":"never"}}`)
+	thread := readID("2").Get("result.thread.id").Str
+	send(`{"id":3,"method":"turn/start","params":{"threadId":"` + thread + `","input":[{"type":"text","text":"hi"}]}}`)
+	// Stop reading: 8 MB of deltas fill the socket buffers and the relay's write
+	// blocks; then drop the connection.
+	time.Sleep(3 * time.Second)
+	conn.UnderlyingConn().Close()
+	waitResults(t, rec, 1)
+	res := rec.Results()[0]
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	r, err := recorder.ReadFile(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := r.Trailer
+	if tr.Undelivered == 0 || tr.ClientError == "" || tr.LastDelivered == 0 {
+		t.Fatalf("trailer %+v: want undelivered frames after a last delivered one", tr)
+	}
+	t.Logf("trailer: ended %s, last delivered %d, %d undelivered (%s)", tr.Ended, tr.LastDelivered, tr.Undelivered, tr.ClientError)
+	var undelivered int64
+	for _, e := range r.Frames(wire.ServerToClient) {
+		switch {
+		case e.Undelivered:
+			undelivered++
+			if e.Seq <= tr.LastDelivered {
+				t.Errorf("frame %d is undelivered but not after the last delivered %d", e.Seq, tr.LastDelivered)
+			}
+		case e.Seq > tr.LastDelivered:
+			t.Errorf("frame %d after the last delivered %d is not marked undelivered", e.Seq, tr.LastDelivered)
+		}
+	}
+	if undelivered != tr.Undelivered {
+		t.Errorf("%d frames marked undelivered, the trailer says %d", undelivered, tr.Undelivered)
 	}
 }
