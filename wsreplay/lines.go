@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -67,10 +68,12 @@ func (w *messageWriter) Write(p []byte) (int, error) {
 			msg = append(w.pending, msg...)
 		}
 		if err := w.c.Write(w.ctx, websocket.MessageText, msg); err != nil {
+			// A write fails because the connection is broken; the reading side
+			// notices it too, a moment later or earlier.
 			select {
 			case <-w.gone:
 				return 0, errClientGone
-			default:
+			case <-time.After(time.Second):
 			}
 			return 0, err
 		}
