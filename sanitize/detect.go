@@ -42,6 +42,9 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 	for _, r := range f.rules {
 		dst = z.ruleSpans(r, text, f, dst)
 	}
+	if len(f.glHits) > 0 {
+		dst = z.gitleaksSpans(text, f, dst)
+	}
 	if f.keyword {
 		dst = z.keywordSpans(text, f.kwPos, f.base, dst)
 	}
@@ -111,7 +114,10 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 					continue
 				}
 				v := text[ws+s : ws+e]
-				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) {
+				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v) {
+					continue
+				}
+				if r.name == "url-credentials" && ws+e < len(text) && text[ws+e] == '@' && isPlaceholderPassword(v, urlHost(text[ws+e+1:])) {
 					continue
 				}
 				dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v)})
@@ -250,3 +256,14 @@ func splitForText(text []byte, spans []span) []span {
 }
 
 func structuralByte(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+
+// urlHost is the host at the start of b (what follows a URL's userinfo).
+func urlHost(b []byte) []byte {
+	for i, c := range b {
+		switch c {
+		case '/', ':', '?', '#', ' ', '"', '\\', '\n', '\'':
+			return b[:i]
+		}
+	}
+	return b
+}

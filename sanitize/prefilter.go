@@ -17,16 +17,17 @@ type filter struct {
 	// kwPos and kwJSONPos are the offsets just past each keyword trigger (the
 	// separator is the byte before), in the coordinates of base.
 	kwPos, kwJSONPos []int
-	// ruleHits are the occurrences of shape rules' literals.
-	ruleHits []hit
-	pre      *prefilter
-	base     int
-	maps     []int
-	fields   bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
+	// ruleHits are the occurrences of shape rules' literals, glHits those of
+	// gitleaks rules' keywords.
+	ruleHits, glHits []hit
+	pre              *prefilter
+	base             int
+	maps             []int
+	fields           bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
 }
 
 func (f *filter) empty() bool {
-	return len(f.secrets) == 0 && len(f.rules) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
+	return len(f.secrets) == 0 && len(f.rules) == 0 && len(f.glHits) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
 }
 
 // text is the filter for b searched as text rather than as a raw JSON line.
@@ -40,7 +41,7 @@ func (f filter) text() filter {
 // Positions are in scan order, so the ones inside are a sub-slice (no copy).
 func (f filter) within(start, end int) filter {
 	f.base = start
-	if !f.keyword && len(f.ruleHits) == 0 {
+	if !f.keyword && len(f.ruleHits) == 0 && len(f.glHits) == 0 {
 		return f
 	}
 	lo := sort.SearchInts(f.kwPos, start+1)
@@ -50,6 +51,9 @@ func (f filter) within(start, end int) filter {
 	lo = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > start })
 	hi = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > end })
 	f.ruleHits = f.ruleHits[lo:hi]
+	lo = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > start })
+	hi = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > end })
+	f.glHits = f.glHits[lo:hi]
 	return f
 }
 
@@ -62,6 +66,7 @@ const (
 	patSecret
 	patMap
 	patField
+	patGitleaks // a keyword of gitleaks rule idx: kept with its positions
 )
 
 type pattern struct {
@@ -103,6 +108,12 @@ func (z *Sanitizer) buildPrefilters() {
 				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true})
 			}
 		}
+		for i, r := range gitleaksRules() {
+			for _, k := range r.keywords {
+				lits = append(lits, k)
+				pats = append(pats, pattern{kind: patGitleaks, idx: i, lit: []byte(k), fold: true})
+			}
+		}
 		for _, k := range keywordTriggers {
 			add(k, patKeyword, 0)
 		}
@@ -138,7 +149,7 @@ func (z *Sanitizer) buildPrefilters() {
 		}
 		track := make([]bool, len(pats))
 		for i, p := range pats {
-			track[i] = p.kind == patKeyword || p.kind == patRule
+			track[i] = p.kind == patKeyword || p.kind == patRule || p.kind == patGitleaks
 		}
 		return prefilter{newMatcher(lits), pats, track}
 	}
@@ -153,7 +164,7 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 		pre = &z.guardPre
 	}
 	f := filter{pre: pre}
-	var buf [512]bool
+	var buf [1024]bool
 	seen := buf[:0]
 	if len(pre.pats) <= len(buf) {
 		seen = buf[:len(pre.pats)]
@@ -165,8 +176,12 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 		return f
 	}
 	for _, h := range hits {
-		if pre.pats[h.id].kind == patRule {
+		switch pre.pats[h.id].kind {
+		case patRule:
 			f.ruleHits = append(f.ruleHits, h)
+			continue
+		case patGitleaks:
+			f.glHits = append(f.glHits, h)
 			continue
 		}
 		// The bytes before a keyword's separator tell the structural triggers
@@ -190,7 +205,7 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 				rules |= 1 << p.idx
 				f.rules = append(f.rules, shapeRules[p.idx])
 			}
-		case patKeyword:
+		case patKeyword, patGitleaks:
 		case patSecret:
 			if len(f.secrets) == 0 || f.secrets[len(f.secrets)-1] != p.idx {
 				f.secrets = append(f.secrets, p.idx)

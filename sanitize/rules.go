@@ -121,7 +121,8 @@ func init() {
 
 var keywordEndsB [][]byte
 
-// RuleNames lists every rule the sanitizer and the guard apply, for the header and docs.
+// RuleNames lists every rule the sanitizer and the guard apply, for the header and docs:
+// the project's own rules first, then gitleaks' (see GitleaksVersion).
 func RuleNames() []string {
 	seen := map[string]bool{}
 	var names []string
@@ -142,6 +143,9 @@ func RuleNames() []string {
 	}
 	add("aws-secret-key")
 	add("keyword-secret")
+	for _, r := range gitleaksRuleData {
+		add(r.id)
+	}
 	return names
 }
 
@@ -229,4 +233,19 @@ func entropy(v []byte) float64 {
 		}
 	}
 	return h
+}
+
+// GitleaksVersion is the gitleaks release whose default rules the sanitizer runs
+// besides its own (generated into gitleaks_rules.go).
+func GitleaksVersion() string { return gitleaksVersion }
+
+// isGitleaksRule reports whether name is a gitleaks rule's id rather than one of the
+// project's own rules.
+func isGitleaksRule(name string) bool {
+	for _, r := range gitleaksRuleData {
+		if r.id == name {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,4 @@
+package sanitize
+
+// IsGitleaksRule exposes isGitleaksRule to the external tests.
+var IsGitleaksRule = isGitleaksRule
