@@ -108,7 +108,11 @@ func (z *Sanitizer) buildPrefilters() {
 				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true})
 			}
 		}
-		for i, r := range gitleaksRules() {
+		var gl []*glRule
+		if z.gitleaks {
+			gl = gitleaksRules()
+		}
+		for i, r := range gl {
 			for _, k := range r.keywords {
 				lits = append(lits, k)
 				pats = append(pats, pattern{kind: patGitleaks, idx: i, lit: []byte(k), fold: true})

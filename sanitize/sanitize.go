@@ -63,6 +63,8 @@ type Sanitizer struct {
 	allow []*regexp.Regexp
 	// sanPre and guardPre are the prefilters of the sanitizer and of the guard.
 	sanPre, guardPre prefilter
+	// gitleaks: gitleaks' rules run besides the project's own.
+	gitleaks bool
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
@@ -74,8 +76,12 @@ type Sanitizer struct {
 }
 
 // New checks opts and compiles a Sanitizer.
-func New(opts Options) (*Sanitizer, error) {
-	z := &Sanitizer{salted: opts.Salt != "", secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}}
+func New(opts Options) (*Sanitizer, error) { return newSanitizer(opts, true) }
+
+// newSanitizer is New, with gitleaks' rules or with the project's own alone (to
+// measure what the larger rule set costs).
+func newSanitizer(opts Options, gitleaks bool) (*Sanitizer, error) {
+	z := &Sanitizer{gitleaks: gitleaks, salted: opts.Salt != "", secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}}
 	if z.salted {
 		z.key = []byte("codexrec-sanitize-v1:" + opts.Salt)
 	} else {
