@@ -53,12 +53,17 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			}
 			repl, reds64 = z.base64Field(raw, stream)
 			spans = append(spans, reds64...)
-		case t.escaped && hiddenEscapes(raw):
-			// \uXXXX or \/ may spell a secret differently: search the decoded text
-			// and map the spans back to raw offsets.
+		case t.escaped && (hiddenEscapes(raw) || lineFilter.within(t.start, t.end).contextual()):
+			// \uXXXX or \/ may spell a secret differently, and rules that read
+			// context (keywords, gitleaks' expressions) must see a \n as a line break
+			// and \" as a quote: search the decoded text and map the spans back to raw
+			// offsets, so an escape is never half inside a placeholder.
 			text, _ := unescape(raw, nil)
 			f := z.filterFor(text, false).text()
 			spans = z.find(text, &f, spans, false)
+			if !t.isKey {
+				spans = z.base64Spans(text, spans, false, 0)
+			}
 			if !t.isKey && string(w.memberKey()) == "delta" {
 				spans = z.edgeSpans(text, spans)
 				spans = z.shapeEdges(deltaStream(b), text, spans)
@@ -75,6 +80,9 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			// known secrets and paths are searched in their JSON-escaped forms too.
 			f := lineFilter.within(t.start, t.end)
 			spans = z.find(raw, &f, spans, false)
+			if !t.isKey {
+				spans = z.base64Spans(raw, spans, false, 0)
+			}
 			if !t.isKey && string(w.memberKey()) == "delta" {
 				spans = z.edgeSpans(raw, spans)
 				spans = z.shapeEdges(deltaStream(b), raw, spans)

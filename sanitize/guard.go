@@ -148,14 +148,19 @@ func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
 	}
 	lineFilter := z.filterFor(b, true)
 	hidden := hiddenEscapes(b)
-	if lineFilter.empty() && !hidden {
+	b64 := hasB64Run(b)
+	if lineFilter.empty() && !hidden && !b64 {
 		return leaks
 	}
 	var rawSpans []span
 	if !hidden && !lineFilter.fields {
 		// Nothing is spelled differently and no field needs decoding: the raw line is
 		// searched as is, and only a finding needs the walk that names its pointer.
-		if rawSpans = z.find(b, &lineFilter, nil, true); len(rawSpans) == 0 {
+		rawSpans = z.find(b, &lineFilter, nil, true)
+		if b64 {
+			rawSpans = z.base64Spans(b, rawSpans, true, 0)
+		}
+		if len(rawSpans) == 0 {
 			return leaks
 		}
 	}
@@ -170,11 +175,15 @@ func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
 	w.walk(b, func(t token) {
 		raw := b[t.start:t.end]
 		text, f := raw, lineFilter.within(t.start, t.end)
-		if t.escaped && hiddenEscapes(raw) {
+		if t.escaped && (hiddenEscapes(raw) || f.contextual()) {
 			text, _ = unescape(raw, nil)
 			f = z.filterFor(text, true).text()
 		}
-		if spans = z.find(text, &f, spans[:0], true); len(spans) > 0 {
+		spans = z.find(text, &f, spans[:0], true)
+		if b64 {
+			spans = z.base64Spans(text, spans, true, 0)
+		}
+		if len(spans) > 0 {
 			add(text, spans, w.pointer())
 		}
 		if !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw) {

@@ -6,10 +6,16 @@ import "bytes"
 // non-secrets documentation and examples are full of: the documented example
 // credentials (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY), a long
 // run of one repeated character (ghp_xxxxxxxx..., sk-...0000000000), and
-// YOUR_API_KEY-style fill-ins.
+// YOUR_API_KEY-style fill-ins, and publishable keys.
 func isPlaceholderValue(v []byte) bool {
 	if bytes.Contains(v, []byte("EXAMPLE")) || bytes.Contains(v, []byte("example")) {
 		return true
+	}
+	// Publishable keys are meant to be public (Stripe, Clerk, Mapbox pk.).
+	for _, p := range []string{"pk_live_", "pk_test_", "pk."} {
+		if bytes.HasPrefix(v, []byte(p)) {
+			return true
+		}
 	}
 	run, best := 1, 1
 	for i := 1; i < len(v); i++ {

@@ -30,6 +30,10 @@ func (f *filter) empty() bool {
 	return len(f.secrets) == 0 && len(f.rules) == 0 && len(f.glHits) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
 }
 
+// contextual reports whether rules that read the text around a value (keyword
+// rules, gitleaks' expressions) may match: those must run on decoded JSON strings.
+func (f filter) contextual() bool { return f.keyword || len(f.glHits) > 0 }
+
 // text is the filter for b searched as text rather than as a raw JSON line.
 func (f filter) text() filter {
 	f.keyword = f.keyword || f.keywordJSON

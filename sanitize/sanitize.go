@@ -233,7 +233,7 @@ func (z *Sanitizer) FrameClassified(line []byte, isJSON bool) ([]byte, []Redacti
 
 func (z *Sanitizer) frame(line, content []byte, isJSON func() bool) (out []byte, redactions []Redaction) {
 	f := z.filterFor(content, false)
-	if f.empty() && !hiddenEscapes(content) && !z.edgesOpen() {
+	if f.empty() && !hiddenEscapes(content) && !z.edgesOpen() && !hasB64Run(content) {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte
@@ -271,7 +271,7 @@ func (z *Sanitizer) Strings(ss []string) []string {
 
 // text sanitizes b as plain text; it returns nil when nothing changed.
 func (z *Sanitizer) text(b []byte, f filter) ([]byte, []Redaction) {
-	spans := splitForText(b, z.find(b, &f, nil, false))
+	spans := splitForText(b, z.base64Spans(b, z.find(b, &f, nil, false), false, 0))
 	if len(spans) == 0 {
 		return nil, nil
 	}

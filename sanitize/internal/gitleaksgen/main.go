@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,52 +280,46 @@ func toAllow(t table) (a allow, ok bool, err error) {
 	return a, len(a.Regexes)+len(a.Stopwords) > 0, nil
 }
 
-// literalPrefix finds the literal the regex's matches start with, when it begins
-// with one of the keywords (see rule.Prefix).
+// literalPrefix finds the literal every match of the regex starts with, when it
+// begins with one of the keywords (see rule.Prefix). It reads the parsed expression:
+// leading \b and groups are looked through, an alternation ends the search.
 func literalPrefix(re string, keywords []string) (prefix string, fold, word bool) {
-	s := re
-	for {
-		switch {
-		case strings.HasPrefix(s, `\b`):
-			s, word = s[2:], true
-		case strings.HasPrefix(s, `(?i)`):
-			s, fold = s[4:], true
-		case strings.HasPrefix(s, `(?:`):
-			s = s[3:]
-		case strings.HasPrefix(s, `(`) && !strings.HasPrefix(s, `(?`):
-			s = s[1:]
-		default:
-			goto lit
-		}
+	t, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return "", false, false
 	}
-lit:
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == ' ' || c == '"' || c == '\'' || c == ':' || c == '=' || c == '/' || c == '@' || c == '~' || c == ',':
-			b.WriteByte(c)
-		case c == '\\' && i+1 < len(s) && strings.IndexByte(`.-/_~+`, s[i+1]) >= 0:
-			b.WriteByte(s[i+1])
-			i++
-		default:
-			goto done
-		}
-		continue
-	done:
-		// A quantifier or alternation makes the last character optional or the
-		// whole literal one branch: only what is before it is certain.
-		if strings.IndexByte("?*{|", c) >= 0 && b.Len() > 0 {
-			l := b.String()
-			if c == '|' {
-				return "", false, false
+	var lit []rune
+	var walk func(t *syntax.Regexp) bool // false: stop
+	walk = func(t *syntax.Regexp) bool {
+		switch t.Op {
+		case syntax.OpConcat:
+			for _, s := range t.Sub {
+				if !walk(s) {
+					return false
+				}
 			}
-			b.Reset()
-			b.WriteString(l[:len(l)-1])
+			return true
+		case syntax.OpCapture:
+			return walk(t.Sub[0])
+		case syntax.OpWordBoundary:
+			if len(lit) == 0 {
+				word = true
+				return true
+			}
+			return false
+		case syntax.OpLiteral:
+			f := t.Flags&syntax.FoldCase != 0
+			if len(lit) > 0 && f != fold {
+				return false
+			}
+			fold = f
+			lit = append(lit, t.Rune...)
+			return true
 		}
-		break
+		return false
 	}
-	l := b.String()
+	walk(t)
+	l := string(lit)
 	for _, k := range keywords {
 		if len(k) > 0 && len(l) >= len(k) && strings.EqualFold(l[:len(k)], k) {
 			return l[:len(k)], fold, word
