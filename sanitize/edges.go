@@ -18,6 +18,10 @@ import (
 // output stream (command/exec).
 func deltaStream(line []byte) string {
 	r := gjson.GetManyBytes(line, "params.itemId", "params.processId", "params.stream")
+	if r[0].Str == "" && r[1].Str == "" {
+		// A recording's frame entry: the message is under "msg".
+		r = gjson.GetManyBytes(line, "msg.params.itemId", "msg.params.processId", "msg.params.stream")
+	}
 	if r[0].Str != "" {
 		return r[0].Str
 	}
@@ -111,4 +115,5 @@ func (z *Sanitizer) ForgetStreams() {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	clear(z.openEdges)
+	clear(z.streams)
 }

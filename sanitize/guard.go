@@ -80,20 +80,20 @@ func Mask(v []byte) string {
 	return fmt.Sprintf("%s…(%d chars)", prefix, n)
 }
 
-// Guard scans the file at path and returns a *LeakError (wrapping ErrLeak) when it
-// holds anything secret-shaped. It has the signature of recorder.Writer.BeforePublish.
+// Guard scans the file at path with the sanitizer's detectors (deltas joined per
+// stream, as GuardRedact does, without changing the file) and returns a *LeakError
+// (wrapping ErrLeak) listing everything secret-shaped it holds.
 func (z *Sanitizer) Guard(path string) error {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("leak guard: %w", err)
 	}
-	defer f.Close()
-	leaks, err := z.Scan(f)
+	_, redacted, leaks, err := z.guardData(data)
 	if err != nil {
 		return fmt.Errorf("leak guard: %s: %w", path, err)
 	}
-	if len(leaks) > 0 {
-		return &LeakError{File: path, Leaks: leaks}
+	if all := append(redacted, leaks...); len(all) > 0 {
+		return &LeakError{File: path, Leaks: all}
 	}
 	return nil
 }
