@@ -17,27 +17,44 @@ const (
 	maxB64Depth = 2
 )
 
-func isB64Byte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_' || c == '='
-}
+// b64Class classifies bytes for nextB64Run: 0 not base64, else a bit for upper case,
+// lower case, digit, or other base64 character.
+var b64Class = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 1
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = 2
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 4
+	}
+	for _, c := range "+/-_=" {
+		t[c] = 8
+	}
+	return t
+}()
+
+func isB64Byte(c byte) bool { return b64Class[c] != 0 }
 
 // nextB64Run returns the next candidate run in b at or after i, or s < 0.
 func nextB64Run(b []byte, i int) (s, e int) {
 	for i < len(b) {
-		if !isB64Byte(b[i]) {
+		if b64Class[b[i]] == 0 {
 			i++
 			continue
 		}
 		j := i
-		var upper, lower, digit bool
-		for j < len(b) && isB64Byte(b[j]) {
-			c := b[j]
-			upper = upper || c >= 'A' && c <= 'Z'
-			lower = lower || c >= 'a' && c <= 'z'
-			digit = digit || c >= '0' && c <= '9'
+		var seen uint8
+		for j < len(b) {
+			k := b64Class[b[j]]
+			if k == 0 {
+				break
+			}
+			seen |= k
 			j++
 		}
-		if n := j - i; n >= minB64Run && n <= maxB64Run && upper && lower && digit {
+		if n := j - i; n >= minB64Run && n <= maxB64Run && seen&7 == 7 {
 			return i, j
 		}
 		i = j
@@ -106,7 +123,7 @@ func (z *Sanitizer) base64Spans(text []byte, spans []span, guard bool, depth int
 		inner = z.base64Spans(dec, inner, guard, depth+1)
 		for _, in := range inner {
 			if in.rule != "" {
-				spans = append(spans, span{s, e, in.rule, z.placeholder(in.rule, text[s:e])})
+				spans = append(spans, span{s, e, in.rule, z.placeholder(in.rule, text[s:e]), nil})
 				break
 			}
 		}

@@ -26,12 +26,19 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		offs  []int
 		w     walker
 	)
+	stream, streamKnown := "", false
+	streamOf := func() string {
+		if !streamKnown {
+			stream, streamKnown = deltaStream(b), true
+		}
+		return stream
+	}
 	w.walk(b, func(t token) {
 		raw := b[t.start:t.end]
 		var repl []byte // the new raw content of the string, when it changes
 		spans = spans[:0]
-		src := raw        // what the spans' offsets index
-		var vals [][]byte // or the values themselves (deltas)
+		src := raw // what the spans' offsets index
+
 		var rule string
 		if !t.isKey && fields {
 			rule = z.fieldRuleOf(&w, secretAnswers)
@@ -45,12 +52,12 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			if t.escaped {
 				text, _ = unescape(raw, nil)
 			}
-			spans = append(spans, span{0, len(text), rule, z.placeholder(rule, text)})
+			spans = append(spans, span{0, len(text), rule, z.placeholder(rule, text), nil})
 			src = text
 			repl = []byte(spans[0].repl)
-		case !t.isKey && isDeltaKey(w.memberKey(), raw) && deltaStream(b) != "":
+		case !t.isKey && isDeltaKey(w.memberKey(), raw) && streamOf() != "":
 			var ds []span
-			repl, ds, vals = z.deltaString(raw, t.escaped, string(w.memberKey()) == "deltaBase64", deltaStream(b), la)
+			repl, ds = z.deltaString(raw, t.escaped, string(w.memberKey()) == "deltaBase64", streamOf(), la)
 			spans = append(spans, ds...)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
@@ -93,7 +100,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			return
 		}
 		var ptr string
-		for i, s := range spans {
+		for _, s := range spans {
 			if s.rule == "" {
 				continue
 			}
@@ -102,11 +109,10 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 				// sanitized like any text.
 				ptr = z.Text(w.pointer())
 			}
-			v := vals
 			var preview string
 			switch {
-			case i < len(v):
-				preview = Mask(v[i])
+			case s.val != nil:
+				preview = Mask(s.val)
 			case s.end <= len(src):
 				preview = Mask(src[s.start:s.end])
 			}
@@ -243,7 +249,7 @@ func (z *Sanitizer) edgeSpans(text []byte, spans []span) []span {
 			if repl == "" {
 				repl = z.placeholder("known-secret", []byte(z.secrets[i].Value))
 			}
-			spans = append(spans, span{s, e, "known-secret", repl})
+			spans = append(spans, span{s, e, "known-secret", repl, nil})
 		}
 		for _, form := range forms {
 			for k := min(len(form)-1, len(text)); k >= minEdge; k-- {

@@ -13,10 +13,10 @@ type glRuleData struct {
 	keywords    []string // lower case
 	secretGroup int
 	entropy     float64
-	// prefix, when set, is the literal every match starts with (one of the keywords):
-	// a keyword occurrence not spelled so (prefixFold: ASCII case-insensitively) or,
-	// with word, not at a word start, cannot begin a match.
-	prefix     string
+	// prefixes, when set, are the literals every match starts with (each one of the
+	// keywords): a keyword occurrence not spelled as one (prefixFold: ASCII
+	// case-insensitively) or, with word, not at a word start, cannot begin a match.
+	prefixes   []string
 	prefixFold bool
 	word       bool
 	allow      []glAllowData
@@ -127,12 +127,15 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 			continue
 		}
 		var ws, we int
-		if r.prefix != "" {
-			if len(text)-occ < len(r.prefix) {
-				continue
+		if len(r.prefixes) > 0 {
+			ok := false
+			for _, pr := range r.prefixes {
+				if len(text)-occ >= len(pr) {
+					lit := text[occ : occ+len(pr)]
+					ok = ok || r.prefixFold && equalFold(lit, strings.ToLower(pr)) || !r.prefixFold && string(lit) == pr
+				}
 			}
-			lit := text[occ : occ+len(r.prefix)]
-			if r.prefixFold && !equalFold(lit, strings.ToLower(r.prefix)) || !r.prefixFold && string(lit) != r.prefix {
+			if !ok {
 				continue
 			}
 			if r.word && occ > 0 && isWordByte(text[occ-1]) {
@@ -175,7 +178,7 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 			if z.glAllowed(r, secret, text[ws+m[0]:ws+m[1]], lineAround(text, ws+s, ws+e)) {
 				continue
 			}
-			dst = append(dst, span{ws + s, ws + e, r.id, z.placeholder(r.id, secret)})
+			dst = append(dst, span{ws + s, ws + e, r.id, z.placeholder(r.id, secret), nil})
 			*cov = max(*cov, ws+m[1])
 		}
 	}

@@ -34,7 +34,7 @@ func (z *Sanitizer) keywordSpans(text []byte, pos []int, base int, dst []span) [
 		if !secretLooking(val, rule) || z.allowed(val) || isPlaceholderValue(val) {
 			continue
 		}
-		dst = append(dst, span{j, v, rule, z.placeholder(rule, val)})
+		dst = append(dst, span{j, v, rule, z.placeholder(rule, val), nil})
 	}
 	return dst
 }

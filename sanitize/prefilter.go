@@ -2,7 +2,9 @@ package sanitize
 
 import (
 	"bytes"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // filter says which searches can match a text at all, decided with one pass of the
@@ -156,8 +158,8 @@ func (z *Sanitizer) buildPrefilters() {
 			}
 		}
 		track := make([]bool, len(pats))
-		for i, p := range pats {
-			track[i] = p.kind == patKeyword || p.kind == patRule || p.kind == patGitleaks
+		for i := range pats {
+			track[i] = true
 		}
 		return prefilter{newMatcher(lits), pats, track}
 	}
@@ -183,47 +185,47 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 	if !any {
 		return f
 	}
-	for _, h := range hits {
-		switch pre.pats[h.id].kind {
-		case patRule:
-			f.ruleHits = append(f.ruleHits, h)
-			continue
-		case patGitleaks:
-			f.glHits = append(f.glHits, h)
-			continue
-		}
-		// The bytes before a keyword's separator tell the structural triggers
-		// ("key": "key" :) from the others.
-		if structural(b, h.end-1) {
-			f.kwJSONPos = append(f.kwJSONPos, h.end)
-		} else {
-			f.kwPos = append(f.kwPos, h.end)
-		}
-	}
-	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
+	// Every pattern is tracked: the hits name what occurred, so the (long) table of
+	// patterns is never walked.
 	var rules uint64 // shape rules already in f.rules, by index
-	for id, ok := range seen {
-		if !ok {
-			continue
-		}
-		p := pre.pats[id]
+	for _, h := range hits {
+		p := &pre.pats[h.id]
 		switch p.kind {
 		case patRule:
+			if !ruleCanStart(shapeRules[p.idx], p, b, h.end-len(p.lit)) {
+				continue
+			}
+			f.ruleHits = append(f.ruleHits, h)
 			if rules&(1<<p.idx) == 0 {
 				rules |= 1 << p.idx
 				f.rules = append(f.rules, shapeRules[p.idx])
 			}
-		case patKeyword, patGitleaks:
+		case patGitleaks:
+			if !glCanStart(gitleaksRules()[p.idx], b, h.end-len(p.lit)) {
+				continue
+			}
+			f.glHits = append(f.glHits, h)
+		case patKeyword:
+			// The bytes before a keyword's separator tell the structural triggers
+			// ("key": "key" :) from the others.
+			if structural(b, h.end-1) {
+				f.kwJSONPos = append(f.kwJSONPos, h.end)
+			} else {
+				f.kwPos = append(f.kwPos, h.end)
+			}
 		case patSecret:
-			if len(f.secrets) == 0 || f.secrets[len(f.secrets)-1] != p.idx {
+			if !slices.Contains(f.secrets, p.idx) {
 				f.secrets = append(f.secrets, p.idx)
 			}
 		case patMap:
-			f.maps = append(f.maps, p.idx)
+			if !slices.Contains(f.maps, p.idx) {
+				f.maps = append(f.maps, p.idx)
+			}
 		case patField:
 			f.fields = true
 		}
 	}
+	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
 	return f
 }
 
@@ -259,4 +261,35 @@ func structural(b []byte, sep int) bool {
 		bs++
 	}
 	return bs%2 == 0
+}
+
+// ruleCanStart rules out, before any expression runs, an occurrence at b[occ:] of a
+// shape rule's literal that the prefilter (which ignores case) found: spelled with
+// other cases, or not at a word start where the rule's matches must begin there.
+func ruleCanStart(r *shapeRule, p *pattern, b []byte, occ int) bool {
+	if occ < 0 || occ+len(p.lit) > len(b) {
+		return true // cannot tell: let the search decide
+	}
+	if !p.fold && string(b[occ:occ+len(p.lit)]) != string(p.lit) {
+		return false
+	}
+	return !(r.word && r.run) || wordStart(b, occ)
+}
+
+// glCanStart is ruleCanStart for a gitleaks rule whose matches start with one of its
+// keywords.
+func glCanStart(r *glRule, b []byte, occ int) bool {
+	if len(r.prefixes) == 0 || occ < 0 {
+		return true
+	}
+	for _, pr := range r.prefixes {
+		if len(b)-occ < len(pr) {
+			continue
+		}
+		lit := b[occ : occ+len(pr)]
+		if r.prefixFold && equalFold(lit, strings.ToLower(pr)) || !r.prefixFold && string(lit) == pr {
+			return !r.word || wordStart(b, occ)
+		}
+	}
+	return false
 }

@@ -26,6 +26,9 @@ const maxStreams = 4096
 type streamState struct {
 	tail []byte // the last tailLen bytes of the stream's text, as it crossed
 	pem  bool   // a private key block began and has not ended
+	// hot: the tail may hold the start of a secret (a prefilter hit or a base64
+	// run), so the next delta must be searched with it.
+	hot bool
 }
 
 // lookahead is the text of the next delta frame, when the caller looked ahead.
@@ -112,11 +115,10 @@ func (z *Sanitizer) streamsOpen() bool {
 
 // deltaString sanitizes the content of a delta string (raw JSON content, escaped or
 // not, or base64) of stream, in the window described above. It returns the new raw
-// content (nil when unchanged) and the spans replaced, in decoded coordinates, with
-// the values they hid (for previews).
-func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la *lookahead) ([]byte, []span, [][]byte) {
+// content (nil when unchanged) and the spans replaced, in decoded coordinates, each
+// with the whole value it hid (for previews).
+func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la *lookahead) ([]byte, []span) {
 	var text []byte
-	var offs []int
 	enc := base64.StdEncoding
 	switch {
 	case b64:
@@ -125,11 +127,11 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la
 		}
 		dec, err := enc.AppendDecode(nil, raw)
 		if err != nil {
-			return nil, nil, nil
+			return nil, nil
 		}
 		text = dec
 	case escaped:
-		text, offs = unescape(raw, make([]int, 0, len(raw)+1))
+		text, _ = unescape(raw, nil)
 	default:
 		text = raw
 	}
@@ -138,33 +140,22 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la
 	if la != nil && la.stream == stream {
 		right = la.text[:min(len(la.text), tailLen)]
 	}
-	window := make([]byte, 0, len(st.tail)+len(text)+len(right))
-	window = append(append(append(window, st.tail...), text...), right...)
-	L, R := len(st.tail), len(st.tail)+len(text)
-
-	f := z.filterFor(window, false).text()
-	found := z.find(window, &f, nil, false)
-	found = z.base64Spans(window, found, false, 0)
 	var spans []span
-	var values [][]byte
-	for _, s := range found {
-		if s.end <= L || s.start >= R || s.rule == "" {
-			continue
-		}
-		spans = append(spans, span{max(s.start, L) - L, min(s.end, R) - L, s.rule, s.repl})
-		values = append(values, window[s.start:s.end])
+	big := len(text) > 2*tailLen
+	hot := big || z.windowHot(st.tail, text, right)
+	if st.hot || hot {
+		spans = z.windowSpans(st.tail, text, right)
 	}
 	if st.pem {
 		// A block opened in an earlier delta: everything up to its END line is key.
-		end := pemEnd(window)
-		e := R
-		if end >= 0 {
-			e = min(end, R)
+		e := len(text)
+		if k := pemEnd(concat(st.tail[max(0, len(st.tail)-64):], text[:min(len(text), 64)])); k >= 0 {
+			e = min(e, max(0, k-min(len(st.tail), 64)))
+		} else if k := pemEnd(text); k >= 0 {
+			e = k
 		}
-		if e > L {
-			v := window[L:e]
-			spans = append(spans, span{0, e - L, "private-key", z.placeholder("private-key", v)})
-			values = append(values, v)
+		if e > 0 {
+			spans = append(spans, span{0, e, "private-key", z.placeholder("private-key", text[:e]), text[:e]})
 		}
 	}
 	if la == nil || la.stream != stream {
@@ -177,23 +168,73 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la
 		z.mu.Unlock()
 	}
 	spans = resolve(spans, 0)
-	st.pem = pemOpen(window[:R], st.pem)
-	seen := window[:R]
-	st.tail = append([]byte(nil), seen[max(0, len(seen)-tailLen):]...)
+	st.pem = pemOpen(text, pemOpen(concat(st.tail, text[:min(len(text), 128)]), st.pem))
+	if len(text) >= tailLen {
+		st.tail = append(st.tail[:0], text[len(text)-tailLen:]...)
+	} else {
+		st.tail = append(st.tail, text...)
+		st.tail = append([]byte(nil), st.tail[max(0, len(st.tail)-tailLen):]...)
+	}
+	// The tail stays hot while what made it so is still in it.
+	st.hot = hot || st.hot && len(text) < tailLen
 	z.setStream(stream, st)
 	if len(spans) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
-	var repl []byte
 	switch {
 	case b64:
-		repl = enc.AppendEncode(nil, rewrite(nil, text, nil, spans))
+		return enc.AppendEncode(nil, rewrite(nil, text, nil, spans)), spans
 	case escaped:
-		repl = rewrite(nil, raw, offs, spans)
+		_, offs := unescape(raw, make([]int, 0, len(raw)+1))
+		return rewrite(nil, raw, offs, spans), spans
 	default:
-		repl = rewrite(nil, raw, nil, spans)
+		return rewrite(nil, raw, nil, spans), spans
 	}
-	return repl, spans, values
+}
+
+func concat(a, b []byte) []byte {
+	return append(append(make([]byte, 0, len(a)+len(b)), a...), b...)
+}
+
+// windowSpans finds the secrets of text, including those only the context shows:
+// begun in left (the stream so far) or continued in right (the next delta). Spans
+// are in text's coordinates, clipped to it, each carrying the whole value. A long
+// text is searched alone and at its two junctions, never copied whole.
+func (z *Sanitizer) windowSpans(left, text, right []byte) []span {
+	var spans []span
+	// search adds the spans found in w, whose text[0] is at w[off], that keep says
+	// belong to this text.
+	search := func(w []byte, off int, keep func(s span) bool) {
+		f := z.filterFor(w, false).text()
+		found := z.find(w, &f, nil, false)
+		found = z.base64Spans(w, found, false, 0)
+		for _, s := range found {
+			if s.rule == "" || !keep(s) {
+				continue
+			}
+			a, b := max(s.start-off, 0), min(s.end-off, len(text))
+			if b > a {
+				spans = append(spans, span{a, b, s.rule, s.repl, w[s.start:s.end]})
+			}
+		}
+	}
+	n := len(text)
+	if n <= 2*tailLen || len(left)+len(right) == 0 {
+		w := text
+		if len(left)+len(right) > 0 {
+			w = concat(concat(left, text), right)
+		}
+		search(w, len(left), func(s span) bool { return s.end > len(left) && s.start < len(left)+n })
+		return spans
+	}
+	search(text, 0, func(span) bool { return true })
+	if len(left) > 0 {
+		search(concat(left, text[:tailLen]), len(left), func(s span) bool { return s.start < len(left) && s.end > len(left) })
+	}
+	if len(right) > 0 {
+		search(concat(text[n-tailLen:], right), -(n - tailLen), func(s span) bool { return s.start < tailLen && s.end > tailLen })
+	}
+	return spans
 }
 
 var (
@@ -219,6 +260,9 @@ func pemEnd(w []byte) int {
 // BEGIN ... PRIVATE KEY line comes after its last END line; with neither, it stays
 // as it was.
 func pemOpen(seen []byte, was bool) bool {
+	if !bytes.Contains(seen, dashes) {
+		return was
+	}
 	b := -1
 	for off := 0; ; {
 		i := bytes.Index(seen[off:], pemBegin)
@@ -246,4 +290,14 @@ func pemOpen(seen []byte, was bool) bool {
 	default:
 		return false
 	}
+}
+
+// windowHot reports whether anything can match in the window around text beyond
+// what a cold tail holds: a literal crossing into text (the tail's last bytes), in
+// text, or in the next delta's start.
+func (z *Sanitizer) windowHot(tail, text, right []byte) bool {
+	const edge = 32 // longer than any rule literal
+	w := concat(concat(tail[max(0, len(tail)-edge):], text), right)
+	f := z.filterFor(w, false)
+	return !f.empty() || hasB64Run(w)
 }

@@ -100,11 +100,11 @@ type rule struct {
 	SecretGroup int
 	Entropy     float64
 	Keywords    []string
-	// Prefix is the literal every match starts with when the regex begins with it
-	// and it begins with a keyword (then a keyword occurrence is where a match
-	// starts); PrefixFold says it matches case-insensitively; Word that the regex
-	// starts with \b.
-	Prefix     string
+	// Prefixes are the literals every match starts with (one per leading
+	// alternative) when each begins with a keyword: then a keyword occurrence is
+	// where a match starts. PrefixFold says they match case-insensitively; Word
+	// that the regex starts with \b.
+	Prefixes   []string
 	PrefixFold bool
 	Word       bool
 	Allow      []allow
@@ -244,7 +244,7 @@ func toRule(t table) (r rule, why string, err error) {
 	if _, err := regexp.Compile(r.Regex); err != nil {
 		return r, "", fmt.Errorf("rule %s: %w", r.ID, err)
 	}
-	r.Prefix, r.PrefixFold, r.Word = literalPrefix(r.Regex, r.Keywords)
+	r.Prefixes, r.PrefixFold, r.Word = literalPrefixes(r.Regex, r.Keywords)
 	return r, "", nil
 }
 
@@ -280,52 +280,75 @@ func toAllow(t table) (a allow, ok bool, err error) {
 	return a, len(a.Regexes)+len(a.Stopwords) > 0, nil
 }
 
-// literalPrefix finds the literal every match of the regex starts with, when it
-// begins with one of the keywords (see rule.Prefix). It reads the parsed expression:
-// leading \b and groups are looked through, an alternation ends the search.
-func literalPrefix(re string, keywords []string) (prefix string, fold, word bool) {
+// literalPrefixes finds the literals every match of the regex starts with (one per
+// branch of a leading alternation), when each begins with one of the keywords (see
+// rule.Prefixes). It reads the parsed expression: leading \b and groups are looked
+// through.
+func literalPrefixes(re string, keywords []string) (prefixes []string, fold, word bool) {
 	t, err := syntax.Parse(re, syntax.Perl)
 	if err != nil {
-		return "", false, false
+		return nil, false, false
 	}
-	var lit []rune
-	var walk func(t *syntax.Regexp) bool // false: stop
-	walk = func(t *syntax.Regexp) bool {
+	// lits returns the literal prefix of each way t can start, or nil if one has none.
+	var lits func(t *syntax.Regexp) []string
+	folds := map[bool]bool{}
+	lits = func(t *syntax.Regexp) []string {
 		switch t.Op {
 		case syntax.OpConcat:
-			for _, s := range t.Sub {
-				if !walk(s) {
-					return false
+			var out []string
+			for i, s := range t.Sub {
+				if s.Op == syntax.OpWordBoundary && i == 0 {
+					word = true
+					continue
 				}
+				out = lits(s)
+				if out == nil {
+					return nil
+				}
+				// Extend with a following literal: the branch's certain prefix.
+				if s.Op == syntax.OpLiteral && i+1 < len(t.Sub) && t.Sub[i+1].Op == syntax.OpLiteral && (t.Sub[i+1].Flags&syntax.FoldCase != 0) == (s.Flags&syntax.FoldCase != 0) {
+					out = []string{out[0] + string(t.Sub[i+1].Rune)}
+				}
+				return out
 			}
-			return true
+			return nil
 		case syntax.OpCapture:
-			return walk(t.Sub[0])
-		case syntax.OpWordBoundary:
-			if len(lit) == 0 {
-				word = true
-				return true
-			}
-			return false
+			return lits(t.Sub[0])
 		case syntax.OpLiteral:
-			f := t.Flags&syntax.FoldCase != 0
-			if len(lit) > 0 && f != fold {
-				return false
+			folds[t.Flags&syntax.FoldCase != 0] = true
+			return []string{string(t.Rune)}
+		case syntax.OpAlternate:
+			var out []string
+			for _, s := range t.Sub {
+				l := lits(s)
+				if l == nil {
+					return nil
+				}
+				out = append(out, l...)
 			}
-			fold = f
-			lit = append(lit, t.Rune...)
-			return true
+			return out
 		}
-		return false
+		return nil
 	}
-	walk(t)
-	l := string(lit)
-	for _, k := range keywords {
-		if len(k) > 0 && len(l) >= len(k) && strings.EqualFold(l[:len(k)], k) {
-			return l[:len(k)], fold, word
+	ls := lits(t)
+	if ls == nil || len(folds) != 1 {
+		return nil, false, false
+	}
+	fold = folds[true]
+	for _, l := range ls {
+		ok := false
+		for _, k := range keywords {
+			if len(k) > 0 && len(l) >= len(k) && strings.EqualFold(l[:len(k)], k) {
+				prefixes = append(prefixes, l[:len(k)])
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return nil, false, false
 		}
 	}
-	return "", false, false
+	return prefixes, fold, word
 }
 
 func render(version string, rules []rule, global allow, notes []string) ([]byte, error) {
@@ -348,8 +371,8 @@ func render(version string, rules []rule, global allow, notes []string) ([]byte,
 		if r.Entropy != 0 {
 			fmt.Fprintf(&b, ", entropy: %s", strconv.FormatFloat(r.Entropy, 'g', -1, 64))
 		}
-		if r.Prefix != "" {
-			fmt.Fprintf(&b, ", prefix: %q", r.Prefix)
+		if len(r.Prefixes) > 0 {
+			fmt.Fprintf(&b, ", prefixes: %s", quoteList(r.Prefixes))
 			if r.PrefixFold {
 				b.WriteString(", prefixFold: true")
 			}
