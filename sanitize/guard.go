@@ -42,6 +42,8 @@ func (l Leak) String() string {
 type LeakError struct {
 	File  string
 	Leaks []Leak
+	// Quarantine, when set, is where the unpublished file was kept (0600).
+	Quarantine string
 }
 
 func (e *LeakError) Error() string {
@@ -50,6 +52,9 @@ func (e *LeakError) Error() string {
 	for _, l := range e.Leaks {
 		b.WriteString("\n  ")
 		b.WriteString(l.String())
+	}
+	if e.Quarantine != "" {
+		fmt.Fprintf(&b, "\nthe recording could not be redacted; it is kept, unpublished, in %s (mode 0600)", e.Quarantine)
 	}
 	b.WriteString("\nif a finding is a known false positive, allow it with --allow REGEX (matched against the flagged value) or --allow-file FILE (one REGEX per line)")
 	return b.String()
