@@ -48,9 +48,11 @@ type Session struct {
 	// caller copies: the session adds none of its own (the Codex version).
 	Copying bool
 
-	// held is a delta frame whose recorded copy waits for the next frame, so a
-	// secret cut between two deltas is redacted in both (forwarding never waits).
-	held *wire.Frame
+	// pending are frames whose recorded copies wait, in order, for the frame that
+	// follows the first of them, a delta, in its direction: a secret cut between two
+	// deltas is then redacted in both. Forwarding never waits; at most maxPending
+	// frames do.
+	pending []pendingFrame
 	// guardRedacted is what the leak guard had to redact before publishing.
 	guardRedacted []sanitize.Leak
 
@@ -123,28 +125,47 @@ func (s *Session) Frame(f *wire.Frame) error {
 	if s.Sanitizer == nil {
 		return s.frame(f, nil)
 	}
-	// One frame of lookahead for deltas: the held delta is sanitized knowing what
-	// follows it. Frames stay in order; only their writing waits.
-	if h := s.held; h != nil {
-		s.held = nil
-		if err := s.frame(h, f.Line); err != nil {
+	// One frame of lookahead for deltas: a delta is sanitized knowing the next
+	// frame of its direction. Frames stay in order; only their writing waits.
+	for i := range s.pending {
+		if p := &s.pending[i]; !p.resolved && p.f.Dir == f.Dir {
+			p.next, p.resolved = bytes.Clone(f.Line), true
+		}
+	}
+	delta := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`))
+	if !delta && len(s.pending) == 0 {
+		return s.frame(f, nil)
+	}
+	c := *f
+	c.Line = bytes.Clone(f.Line)
+	s.pending = append(s.pending, pendingFrame{f: &c, resolved: !delta})
+	for len(s.pending) > 0 && (s.pending[0].resolved || len(s.pending) > maxPending) {
+		p := s.pending[0]
+		s.pending = s.pending[1:]
+		if err := s.frame(p.f, p.next); err != nil {
 			return err
 		}
 	}
-	if f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`)) {
-		c := *f
-		c.Line = bytes.Clone(f.Line)
-		s.held = &c
-		return nil
-	}
-	return s.frame(f, nil)
+	return nil
 }
 
-// flush writes the held frame, if any.
+// maxPending bounds the frames waiting for a delta's successor.
+const maxPending = 16
+
+type pendingFrame struct {
+	f        *wire.Frame
+	next     []byte // the line that follows f in its direction, once known
+	resolved bool   // next is known, or f needs none
+}
+
+// flush writes the waiting frames.
 func (s *Session) flush() error {
-	if h := s.held; h != nil {
-		s.held = nil
-		return s.frame(h, nil)
+	for len(s.pending) > 0 {
+		p := s.pending[0]
+		s.pending = s.pending[1:]
+		if err := s.frame(p.f, p.next); err != nil {
+			return err
+		}
 	}
 	return nil
 }

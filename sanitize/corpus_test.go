@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
 	"github.com/codexrec/codexrec/sanitize"
-	"github.com/codexrec/codexrec/sanitize/internal/corpus"
 )
 
 // corpusRecording sanitizes the corpus's lines as record does with `cat` as the

@@ -12,9 +12,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
-	"github.com/codexrec/codexrec/sanitize/internal/corpus"
 	"github.com/codexrec/codexrec/wire"
 )
 

@@ -1,9 +1,9 @@
-// Package corpus is a synthetic test corpus for the sanitizer and the leak guard:
+// Package secretcorpus is a synthetic test corpus for the sanitizer and the leak guard:
 // secrets of many providers, written from each provider's published token format
 // (never real, never copied from another scanner's tests), placed in the frames a
 // Codex session carries, and near-miss values that are not secrets. It generates
 // frames and judges a recording; it does not run anything.
-package corpus
+package secretcorpus
 
 import (
 	"encoding/hex"
