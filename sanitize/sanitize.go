@@ -67,6 +67,10 @@ type Sanitizer struct {
 	sanPre, guardPre prefilter
 	// gitleaks: gitleaks' rules run besides the project's own.
 	gitleaks bool
+	// guardSan and guardGuard are the prefilters of the guard's sanitizer (no
+	// maps), built once (see guardSanitizer).
+	guardOnce            sync.Once
+	guardSan, guardGuard prefilter
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
