@@ -23,7 +23,6 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		last  int
 		reds  []Redaction
 		spans []span
-		offs  []int
 		w     walker
 	)
 	stream, streamKnown := "", false
@@ -76,11 +75,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 				spans = z.base64Spans(text, spans, false, 0)
 			}
 			if len(spans) > 0 {
-				if offs == nil {
-					offs = make([]int, 0, len(raw)+1)
-				}
-				_, offs = unescape(raw, offs)
-				repl = rewrite(nil, raw, offs, spans)
+				repl = rewrite(nil, raw, nil, rawSpans(raw, spans))
 			}
 		default:
 			// Raw content is searched as is: the rules stop at escapes (\n, \"), and

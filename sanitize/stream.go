@@ -185,8 +185,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la
 	case b64:
 		return enc.AppendEncode(nil, rewrite(nil, text, nil, spans)), spans
 	case escaped:
-		_, offs := unescape(raw, make([]int, 0, len(raw)+1))
-		return rewrite(nil, raw, offs, spans), spans
+		return rewrite(nil, raw, nil, rawSpans(raw, spans)), spans
 	default:
 		return rewrite(nil, raw, nil, spans), spans
 	}
