@@ -12,7 +12,7 @@ import (
 // copied as it was.
 func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byte, []Redaction) {
 	var secretAnswers map[string]bool
-	if lineFilter.fields {
+	if lineFilter.answers {
 		secretAnswers = z.secretAnswersFor(b)
 	}
 	// Field rules apply only where the prefilter saw one of their keys (or where an

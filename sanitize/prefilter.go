@@ -26,6 +26,7 @@ type filter struct {
 	base             int
 	maps             []int
 	fields           bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
+	answers          bool // "isSecret" or "answers" occurs (see secretAnswersFor)
 }
 
 func (f *filter) empty() bool {
@@ -153,8 +154,9 @@ func (z *Sanitizer) buildPrefilters() {
 			for _, f := range secretFields {
 				add(`"`+f.key+`"`, patField, 0)
 			}
-			for _, k := range []string{`"env"`, `"isSecret"`, `"answers"`} {
-				add(k, patField, 0)
+			add(`"env"`, patField, 0)
+			for _, k := range []string{`"isSecret"`, `"answers"`} {
+				add(k, patField, 1)
 			}
 		}
 		track := make([]bool, len(pats))
@@ -223,6 +225,7 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 			}
 		case patField:
 			f.fields = true
+			f.answers = f.answers || p.idx == 1
 		}
 	}
 	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0

@@ -241,8 +241,12 @@ func (z *Sanitizer) FrameClassified(line []byte, isJSON bool) ([]byte, []Redacti
 // (see FrameFollowedBy).
 func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *lookahead) (out []byte, redactions []Redaction) {
 	f := z.filterFor(content, false)
-	delta := bytes.Contains(content, []byte(`"delta`)) && (la != nil && len(la.text) > 0 || z.streamsOpen())
-	if f.empty() && !delta && !hiddenEscapes(content) && !hasB64Run(content) {
+	// A delta continues its stream: with context kept, or a next delta known, it is
+	// searched even when it holds nothing itself.
+	delta := func() bool {
+		return (la != nil && len(la.text) > 0 || z.streamsOpen()) && bytes.Contains(content, []byte(`"delta`))
+	}
+	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte
