@@ -1,6 +1,8 @@
 package record_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/schema"
 )
 
 // TestGuardQuarantinesWhatItCannotRedact: a known secret that only the raw line
@@ -48,5 +51,40 @@ func TestGuardQuarantinesWhatItCannotRedact(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
 		t.Errorf("files: %v, want the two quarantines only (no temporary left)", ents)
+	}
+}
+
+// TestSanitizerLeavesGuardNothing: what the guard checks, the sanitizer redacts: the
+// SHA-256 hex of a known secret, the secret used as a request's id and method (copied
+// into findings and redaction entries) and as an object key (in pointers). The
+// recording is published clean, with no guard finding.
+func TestSanitizerLeavesGuardNothing(t *testing.T) {
+	const secret = "s3cr3t-Value-0123456789"
+	sum := sha256.Sum256([]byte(secret))
+	z, err := sanitize.New(sanitize.Options{Secrets: []sanitize.Secret{{Name: "S", Value: secret}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	s := &record.Session{Sanitizer: z, Guard: z, Validator: &schema.SessionValidator{Classified: true}}
+	if err := s.Create(path, recorder.Header{}, recorder.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"id":"` + secret + `","method":"` + secret + `","params":{"digest":"` + hex.EncodeToString(sum[:]) + `"}}` + "\n" +
+		`{"method":"x","params":{"` + secret + `":{"token":"sk-proj-abcdefghij0123456789ABCDEFGHIJ"}}}` + "\n"
+	if _, err := s.Serve(nil, echo(t), strings.NewReader(in), io.Discard); err != nil {
+		t.Fatalf("the guard had something to do: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{secret, hex.EncodeToString(sum[:])[:20], "sk-proj-abcdefghij"} {
+		if strings.Contains(string(data), v) {
+			t.Errorf("the recording holds %q:\n%s", v[:8], data)
+		}
+	}
+	if !strings.Contains(string(data), `"type":"finding"`) || !strings.Contains(string(data), `"type":"redaction"`) {
+		t.Errorf("the session made no findings or redactions to check:\n%s", data)
 	}
 }

@@ -220,7 +220,9 @@ func (s *Session) addFindings(t time.Duration, fs []schema.Finding) {
 			Msg: wire.Message{Method: f.Method}, Rule: string(f.Rule), Severity: string(f.Rule.Severity()),
 			Pointer: f.Pointer, Reason: f.Reason}
 		if z := s.Sanitizer; z != nil {
+			// Everything a finding copies from the frame is sanitized like it.
 			e.Reason, e.Detail = z.Text(e.Reason), z.Text(e.Detail)
+			e.Msg.Method, e.Pointer = z.Text(e.Msg.Method), z.Text(e.Pointer)
 		}
 		s.extra = append(s.extra, e)
 	}
@@ -240,11 +242,13 @@ func (s *Session) sanitize(f *wire.Frame, next []byte) {
 	if len(reds) == 0 {
 		return
 	}
+	// The entry repeats the message's method and id beside it: they are sanitized
+	// like the line they came from.
+	f.Msg.Method, f.Msg.ID = s.Sanitizer.Text(f.Msg.Method), wire.ID(s.Sanitizer.Text(string(f.Msg.ID)))
 	if s.redactions == nil {
 		s.redactions = map[string]int{}
 	}
-	// The method is copied from the frame: it is sanitized like the frame.
-	method := s.Sanitizer.Text(f.Msg.Method)
+	method := f.Msg.Method
 	for _, r := range reds {
 		s.redactions[r.Rule]++
 		s.extra = append(s.extra, recorder.Entry{Type: recorder.TypeRedaction, Seq: f.Seq, Time: f.Time, Dir: f.Dir,

@@ -95,7 +95,7 @@ func (z *Sanitizer) guardData(data []byte) (out []byte, redacted, leaks []Leak, 
 		isJSON := gjson.ValidBytes(content)
 		var o []byte
 		var reds []Redaction
-		if _, _, ok := DeltaText(content); ok && isJSON {
+		if _, _, ok := deltaText(content); ok && isJSON {
 			o, reds = g.FrameFollowedBy(line, true, nextFrame(lines[i+1:]))
 		} else {
 			o, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)

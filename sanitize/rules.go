@@ -270,10 +270,6 @@ func entropy(v []byte) float64 {
 	return h
 }
 
-// GitleaksVersion is the gitleaks release whose default rules the sanitizer runs
-// besides its own (generated into gitleaks_rules.go).
-func GitleaksVersion() string { return gitleaksVersion }
-
 // isGitleaksRule reports whether name is a gitleaks rule's id rather than one of the
 // project's own rules.
 func isGitleaksRule(name string) bool {

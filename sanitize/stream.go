@@ -37,10 +37,10 @@ type lookahead struct {
 	text   []byte
 }
 
-// DeltaText returns the stream and decoded text of a delta frame (item/*/delta's
+// deltaText returns the stream and decoded text of a delta frame (item/*/delta's
 // params.delta, command/exec/outputDelta's params.deltaBase64), or ok false for any
 // other line. A recording's frame entry (the message under "msg") counts too.
-func DeltaText(line []byte) (stream string, text []byte, ok bool) {
+func deltaText(line []byte) (stream string, text []byte, ok bool) {
 	p := gjson.GetBytes(line, "params")
 	if !p.Exists() {
 		p = gjson.GetBytes(line, "msg.params")
@@ -78,7 +78,7 @@ func DeltaText(line []byte) (stream string, text []byte, ok bool) {
 // never delays forwarding, only the writing of the recorded copy).
 func (z *Sanitizer) FrameFollowedBy(line []byte, isJSON bool, next []byte) ([]byte, []Redaction) {
 	la := &lookahead{}
-	if s, t, ok := DeltaText(next); ok {
+	if s, t, ok := deltaText(next); ok {
 		la.stream, la.text = s, t
 	}
 	content := line
