@@ -35,7 +35,7 @@ func (l Leak) String() string {
 	if ptr == "" {
 		ptr = "(line)"
 	}
-	return fmt.Sprintf("%s  %s  %s  %s", l.Rule, where, ptr, l.Preview)
+	return EscapeTerminal(fmt.Sprintf("%s  %s  %s  %s", l.Rule, where, ptr, l.Preview))
 }
 
 // LeakError lists what the guard found in a file.
