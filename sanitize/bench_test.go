@@ -155,6 +155,20 @@ func BenchmarkSanitize(b *testing.B) {
 				}
 			})
 		})
+		b.Run(in.name+"/sanitize-lookahead", func(b *testing.B) {
+			// As record's tap runs it: each frame knowing the next (one frame of
+			// lookahead for deltas).
+			load(b)
+			measure(b, func() {
+				for i, l := range lines {
+					var next []byte
+					if i+1 < len(lines) {
+						next = lines[i+1]
+					}
+					z.FrameFollowedBy(l, valid[i], next)
+				}
+			})
+		})
 		b.Run(in.name+"/guard", func(b *testing.B) {
 			measure(b, func() {
 				if leaks, err := z.Scan(bytes.NewReader(file)); err != nil || len(leaks) > 0 {

@@ -56,7 +56,12 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			repl = []byte(spans[0].repl)
 		case !t.isKey && isDeltaKey(w.memberKey(), raw) && streamOf() != "":
 			var ds []span
-			repl, ds = z.deltaString(raw, t.escaped, string(w.memberKey()) == "deltaBase64", streamOf(), la)
+			b64 := string(w.memberKey()) == "deltaBase64"
+			// The line's prefilter saw nothing inside this string: only its junctions
+			// with the stream's context can match.
+			within := lineFilter.within(t.start, t.end)
+			cold := !b64 && !hiddenEscapes(raw) && within.empty() && !hasB64Run(raw)
+			repl, ds = z.deltaString(raw, t.escaped, b64, cold, streamOf(), la)
 			spans = append(spans, ds...)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span

@@ -31,10 +31,23 @@ type streamState struct {
 	hot bool
 }
 
-// lookahead is the text of the next delta frame, when the caller looked ahead.
+// lookahead is the next frame, when the caller looked ahead; its delta's stream and
+// text are read only when a delta needs them.
 type lookahead struct {
+	next   []byte
+	parsed bool
 	stream string
 	text   []byte
+}
+
+func (la *lookahead) delta() (stream string, text []byte) {
+	if !la.parsed {
+		la.parsed = true
+		if s, t, ok := deltaText(la.next); ok {
+			la.stream, la.text = s, t
+		}
+	}
+	return la.stream, la.text
 }
 
 // deltaText returns the stream and decoded text of a delta frame (item/*/delta's
@@ -77,10 +90,7 @@ func deltaText(line []byte) (stream string, text []byte, ok bool) {
 // next's part when next is sanitized. A tap that looks one frame ahead calls it (it
 // never delays forwarding, only the writing of the recorded copy).
 func (z *Sanitizer) FrameFollowedBy(line []byte, isJSON bool, next []byte) ([]byte, []Redaction) {
-	la := &lookahead{}
-	if s, t, ok := deltaText(next); ok {
-		la.stream, la.text = s, t
-	}
+	la := &lookahead{next: next}
 	content := line
 	if n := len(content); n > 0 && content[n-1] == '\n' {
 		content = content[:n-1]
@@ -117,7 +127,7 @@ func (z *Sanitizer) streamsOpen() bool {
 // not, or base64) of stream, in the window described above. It returns the new raw
 // content (nil when unchanged) and the spans replaced, in decoded coordinates, each
 // with the whole value it hid (for previews).
-func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la *lookahead) ([]byte, []span) {
+func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold bool, stream string, la *lookahead) ([]byte, []span) {
 	var text []byte
 	enc := base64.StdEncoding
 	switch {
@@ -137,12 +147,16 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la
 	}
 	st := z.stream(stream)
 	var right []byte
-	if la != nil && la.stream == stream {
-		right = la.text[:min(len(la.text), tailLen)]
+	sameStream := false
+	if la != nil {
+		ns, nt := la.delta()
+		if sameStream = ns == stream; sameStream {
+			right = nt[:min(len(nt), tailLen)]
+		}
 	}
 	var spans []span
 	big := len(text) > 2*tailLen
-	hot := big || z.windowHot(st.tail, text, right)
+	hot := big || z.windowHot(st.tail, text, right, cold)
 	if st.hot || hot {
 		spans = z.windowSpans(st.tail, text, right)
 	}
@@ -158,7 +172,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64 bool, stream string, la
 			spans = append(spans, span{0, e, "private-key", z.placeholder("private-key", text[:e]), text[:e]})
 		}
 	}
-	if la == nil || la.stream != stream {
+	if !sameStream {
 		// The next delta of this stream is unknown: fall back to the edge heuristics.
 		spans = z.edgeSpans(text, spans)
 		spans = z.shapeEdges(stream, text, spans)
@@ -294,8 +308,17 @@ func pemOpen(seen []byte, was bool) bool {
 // windowHot reports whether anything can match in the window around text beyond
 // what a cold tail holds: a literal crossing into text (the tail's last bytes), in
 // text, or in the next delta's start.
-func (z *Sanitizer) windowHot(tail, text, right []byte) bool {
+// When text is known to hold nothing itself (cold), only the junctions are scanned.
+func (z *Sanitizer) windowHot(tail, text, right []byte, cold bool) bool {
 	const edge = 32 // longer than any rule literal
+	if cold && len(text) > 2*edge {
+		for _, w := range [][]byte{concat(tail[max(0, len(tail)-edge):], text[:edge]), concat(text[len(text)-edge:], right)} {
+			if f := z.filterFor(w, false); !f.empty() || hasB64Run(w) {
+				return true
+			}
+		}
+		return false
+	}
 	w := concat(concat(tail[max(0, len(tail)-edge):], text), right)
 	f := z.filterFor(w, false)
 	return !f.empty() || hasB64Run(w)
