@@ -129,7 +129,9 @@ var keywordSuffixes = []struct{ suffix, rule string }{
 	{"api_key", "keyword-secret"}, {"api-key", "keyword-secret"}, {"access_key", "keyword-secret"},
 	{"accesskey", "keyword-secret"}, {"secret_key", "keyword-secret"}, {"secretkey", "keyword-secret"},
 	{"private_key", "keyword-secret"}, {"privatekey", "keyword-secret"}, {"credential", "keyword-secret"},
-	{"credentials", "keyword-secret"},
+	{"credentials", "keyword-secret"}, {"restricted_key", "keyword-secret"}, {"authkey", "keyword-secret"},
+	{"auth_key", "keyword-secret"}, {"account_key", "keyword-secret"}, {"accountkey", "keyword-secret"},
+	{"signing_key", "keyword-secret"}, {"encryption_key", "keyword-secret"}, {"master_key", "keyword-secret"},
 }
 
 // keywordEnds are the last words of keywordSuffixes: keywordSpans looks only at

@@ -353,3 +353,23 @@ func TestKnownSecretSplitAcrossDeltas(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordSuffixes: identifiers ending in the keywords providers use for keys
+// introduce a secret value.
+func TestKeywordSuffixes(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const v = "q8Zr2LmX7vPb4NcT9wKd"
+	for _, name := range []string{"STRIPE_RESTRICTED_KEY", "TS_AUTHKEY", "SERVICE_AUTH_KEY", "STORAGE_ACCOUNT_KEY", "AccountKey", "JWT_SIGNING_KEY", "DB_ENCRYPTION_KEY", "MASTER_KEY"} {
+		if out := z.Text(name + "=" + v); strings.Contains(out, v) {
+			t.Errorf("%s=...: kept: %s", name, out)
+		}
+	}
+	for _, keep := range []string{"PRIMARY_KEY=id", "SORT_KEY=created_at", "MONKEY=banana123"} {
+		if out := z.Text(keep); out != keep {
+			t.Errorf("%s changed to %s", keep, out)
+		}
+	}
+}
