@@ -2,6 +2,7 @@ package sanitize_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -370,6 +371,35 @@ func TestKeywordSuffixes(t *testing.T) {
 	for _, keep := range []string{"PRIMARY_KEY=id", "SORT_KEY=created_at", "MONKEY=banana123"} {
 		if out := z.Text(keep); out != keep {
 			t.Errorf("%s changed to %s", keep, out)
+		}
+	}
+}
+
+// TestEscapesNeverSwallowed: rules that read context see a JSON string decoded, so an
+// escaped line break ends a value; the escape itself stays in the line, outside the
+// placeholder.
+func TestEscapesNeverSwallowed(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		`password=S3cr3tV4lu3Xq9z\nnext line`,
+		`DB_PASSWORD: \"Qw8rT5yU2iO9pA3s\"\nport: 5432`,
+		`stripe_key=sk_live_` + strings.Repeat("a1B2c3", 5) + `\r\nok`,
+		`token\t=\tghp_` + strings.Repeat("x1Y2z3", 6) + `\nnext`,
+	} {
+		for _, key := range []string{"delta", "aggregatedOutput"} {
+			line := `{"method":"item/commandExecution/outputDelta","params":{"itemId":"i","` + key + `":"` + text + `"}}`
+			out, reds := z.Frame([]byte(line))
+			if len(reds) == 0 {
+				t.Errorf("%s in %s: nothing redacted", text, key)
+				continue
+			}
+			tail := text[strings.LastIndex(text, `\n`):]
+			if !strings.Contains(string(out), tail) || !json.Valid(out) {
+				t.Errorf("%s in %s: the escape or what follows it changed: %s", text, key, out)
+			}
 		}
 	}
 }
