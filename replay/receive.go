@@ -64,14 +64,11 @@ func (s *session) overloaded(msg wire.Message) bool {
 func (s *session) find(got Message) int {
 	cs := s.sc.Client
 	if !s.srv.Unordered {
-		if s.lo < len(cs) && s.match(got, message(&cs[s.lo])) {
-			return s.lo
-		}
-		return -1
+		return s.findOrdered(got)
 	}
 	for pass := 0; pass < 2; pass++ {
 		for j := s.lo; j < len(cs); j++ {
-			if s.matched[j] {
+			if s.done(j) {
 				continue
 			}
 			want := message(&cs[j])
@@ -83,7 +80,7 @@ func (s *session) find(got Message) int {
 			}
 		}
 	}
-	return -1
+	return s.findSkipped(got)
 }
 
 func message(cf *ClientFrame) Message { return Message{Msg: cf.Msg, Line: cf.Line} }
@@ -91,16 +88,18 @@ func message(cf *ClientFrame) Message { return Message{Msg: cf.Msg, Line: cf.Lin
 // accept marks expected frame j as received from the live message got.
 func (s *session) accept(j int, got Message) {
 	cf := &s.sc.Client[j]
+	s.skipBefore(j)
 	s.matched[j] = true
 	s.liveID[j] = got.Msg.ID
-	for s.lo < len(s.matched) && s.matched[s.lo] {
+	for s.lo < len(s.matched) && s.done(s.lo) {
 		s.lo++
 	}
 	if s.srv.Unordered {
-		k := s.ix.client[j].key
-		list := s.keyList[k]
-		for s.keyDone[k] < len(list) && s.matched[list[s.keyDone[k]]] {
-			s.keyDone[k]++
+		// Skipped notifications may belong to other keys than j's.
+		for k, list := range s.keyList {
+			for s.keyDone[k] < len(list) && s.done(list[s.keyDone[k]]) {
+				s.keyDone[k]++
+			}
 		}
 	}
 	if got.Msg.Kind == wire.KindResponse || got.Msg.Kind == wire.KindError {
@@ -141,7 +140,7 @@ func (s *session) nearest(got Message) int {
 	cs := s.sc.Client
 	best, bestN := -1, 0
 	for j, seen := s.lo, 0; j < len(cs) && seen < maxCandidates; j++ {
-		if s.matched[j] {
+		if s.done(j) {
 			continue
 		}
 		seen++

@@ -45,6 +45,12 @@ type Server struct {
 	// DefaultPatience; negative, never.
 	Patience time.Duration
 
+	// Strict makes every recorded client message required in its recorded place:
+	// without it, a recorded client notification the live client never sends
+	// (initialized) is skipped once the live client has gone past it, and listed on
+	// Log at the end instead of failing the session (see skip.go).
+	Strict bool
+
 	// FailFast makes Serve return at the first mismatch.
 	FailFast bool
 

@@ -21,6 +21,7 @@ type session struct {
 
 	// Client side.
 	matched []bool
+	skipped []bool       // notifications passed over (skip.go); nil until one is
 	liveID  []wire.ID    // the live id each matched client frame came with
 	lo      int          // first unmatched client frame; in ordered mode, frames matched
 	lines   int          // client lines read
@@ -234,8 +235,9 @@ func (s *session) result(checkUnused bool) error {
 	}
 	if checkUnused {
 		var unused []*ClientFrame
+		s.reportSkipped()
 		for i := s.lo; i < len(s.sc.Client); i++ {
-			if !s.matched[i] {
+			if !s.done(i) {
 				unused = append(unused, &s.sc.Client[i])
 			}
 		}

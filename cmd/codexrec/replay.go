@@ -27,6 +27,7 @@ type replayConfig struct {
 	speed       float64
 	segment     int
 	failFast    bool
+	strict      bool
 	allowUnused bool
 	stderr      bool
 	patience    time.Duration
@@ -39,6 +40,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
 	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
+	fs.BoolVar(&c.strict, "strict", false, "require every recorded client message, initialized too (by default a recorded notification the client never sends is skipped and reported)")
 	fs.BoolVar(&c.failFast, "fail-fast", false, "exit at the first client message that matches nothing")
 	fs.BoolVar(&c.allowUnused, "allow-unused", false, "do not fail when the client ends before sending every recorded message")
 	fs.BoolVar(&c.stderr, "stderr", false, "replay the server's recorded stderr lines on stderr")
@@ -70,7 +72,7 @@ func runReplay(cfg any, args []string, std stdio) error {
 		patience = -1 // the package's zero is its default
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
+		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
 	for _, f := range c.faults {
 		fault, err := replay.ParseFault(f)
 		if err != nil {
