@@ -84,12 +84,19 @@ var (
 
 // Mismatch describes a client message that matched no expected frame.
 type Mismatch struct {
-	Line    int          // 1-based position of the message in the client's stream
-	Got     []byte       // what the client sent, without the newline
-	Msg     wire.Message // its classification
-	Reason  string       // why nothing matched, one line
-	Nearest *ClientFrame // the closest expected frame, or nil when none is left
-	Diff    []string     // differences from Nearest, one per line ("/params/x: ...")
+	Line     int          // 1-based position of the message in the client's stream
+	Got      []byte       // what the client sent, without the newline (unmasked)
+	Msg      wire.Message // its classification
+	Reason   string       // why nothing matched, one line
+	Expected *ClientFrame // the expected frame the replay waits for, or nil when none is left
+	Later    *ClientFrame // in order, a frame recorded after Expected that Got matches, or nil
+	Nearest  *ClientFrame // the expected frame of Got's kind and method it was compared with, or nil
+	// Diff lists how Got's body differs from Nearest's, one JSON pointer per line
+	// ("/params/x: live, recorded ..."), only what the match mode does not accept,
+	// secrets masked.
+	Diff []string
+	// Accept names the flags that would have accepted Got, each with what it does.
+	Accept []string
 }
 
 func (m *Mismatch) Error() string {

@@ -47,6 +47,7 @@ type session struct {
 	forced    []bool    // server frames released by patience
 
 	mismatches []*Mismatch
+	contested  map[int64]int // seq of an expected frame a mismatch was compared with -> client line
 }
 
 // queue is a run of server frames sent in recorded order.
