@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -171,5 +172,28 @@ func TestSkippedNotificationComesLate(t *testing.T) {
 	s.rest()
 	if strings.Contains(s.log.String(), "skipped") {
 		t.Errorf("initialized came, yet is reported skipped:\n%s", s.log)
+	}
+}
+
+// TestHangup: a client that hangs up without closing its input (a SIGTERM while the
+// pipe stays open) ends the session as EOF would, once it has been silent for
+// HangupGrace: what it sent before is judged, the rest reported unused.
+func TestHangup(t *testing.T) {
+	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
+	hangup := make(chan struct{})
+	s := serve(t, &replay.Server{Script: sc, Hangup: hangup})
+	s.send(strings.TrimSuffix(string(sc.Client[0].Line), "\n"))
+	s.response(string(sc.Client[0].Msg.ID))
+	close(hangup)
+	select {
+	case err := <-s.done:
+		if !errors.Is(err, replay.ErrUnused) || errors.Is(err, replay.ErrNoMatch) {
+			t.Errorf("Serve: %v; want ErrUnused only", err)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("Serve did not end after the hangup")
+	}
+	if !strings.Contains(s.log.String(), "3 expected client frame(s) never came") {
+		t.Errorf("log:\n%s", s.log)
 	}
 }

@@ -51,6 +51,13 @@ type Server struct {
 	// Log at the end instead of failing the session (see skip.go).
 	Strict bool
 
+	// Hangup, when closed, makes Serve end as at the client's EOF (a client that
+	// closes stdin and sends SIGTERM at once): lines the client wrote before are still
+	// read, until in ends or the client has been silent for HangupGrace; then
+	// the frames that are due are sent and unused frames are reported. (Whenever the
+	// client closes its end, writes stop quietly and its input is read to the end.)
+	Hangup <-chan struct{}
+
 	// FailFast makes Serve return at the first mismatch.
 	FailFast bool
 
@@ -69,6 +76,10 @@ type Server struct {
 	// after the diagnostic is written and before the client gets its error.
 	OnMismatch func(*Mismatch)
 }
+
+// HangupGrace is how long Serve keeps reading after Server.Hangup while the client
+// sends nothing more and its input has not ended.
+const HangupGrace = 250 * time.Millisecond
 
 // Sentinel errors. Serve's error wraps ErrNoMatch, ErrUnused or both (errors.Is).
 var (

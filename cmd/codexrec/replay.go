@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
@@ -88,9 +89,29 @@ func runReplay(cfg any, args []string, std stdio) error {
 		return &exitError{exitUsage, err}
 	}
 	// A client that hangs up or is interrupted ends the replay like its stdin closing
-	// would; a write to a client that went away becomes an error, not a crash.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	// would (a client that closes stdin and sends SIGTERM at once is common); a second
+	// signal aborts. A write to a client that went away is not a crash.
+	sigs := make(chan os.Signal, 2)
+	// Never stopped: a signal that arrives after the session ended (the client's EOF
+	// won the race) must not kill the process on its way out with 143.
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	hangup := make(chan struct{})
+	ctx, abort := context.WithCancel(context.Background())
+	defer abort()
+	go func() {
+		select {
+		case <-sigs:
+			close(hangup)
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-sigs:
+			abort()
+		case <-ctx.Done():
+		}
+	}()
+	srv.Hangup = hangup
 	signal.Ignore(syscall.SIGPIPE)
 	defer signal.Reset(syscall.SIGPIPE)
 	// stdout is an *os.File, an io.Closer: an eof fault closes it, as a crash would.
