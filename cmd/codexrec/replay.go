@@ -4,18 +4,20 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/shim"
 )
 
 func init() {
 	register(&command{
 		name:    "replay",
-		args:    "[flags] FILE",
+		args:    "[flags] FILE|DIR/ [-- COMMAND [ARGS...]]",
 		summary: "serve a recording on stdin/stdout in place of codex app-server (a fake server for tests)",
 		flags:   replayFlags,
 		run:     runReplay,
@@ -23,6 +25,7 @@ func init() {
 }
 
 type replayConfig struct {
+	mode        string
 	match       string
 	unordered   bool
 	speed       float64
@@ -37,6 +40,7 @@ type replayConfig struct {
 
 func replayFlags(fs *flag.FlagSet) any {
 	c := &replayConfig{}
+	fs.StringVar(&c.mode, "mode", "replay", "`MODE`: replay, auto (replay FILE if it exists, else record it from -- COMMAND; never records when CI is set), record or passthrough (see docs/dropin.md)")
 	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
@@ -50,11 +54,40 @@ func replayFlags(fs *flag.FlagSet) any {
 	return c
 }
 
+// defaultReplayConfig is replay's flags at their defaults.
+func defaultReplayConfig() *replayConfig {
+	return replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig)
+}
+
 func runReplay(cfg any, args []string, std stdio) error {
 	c := cfg.(*replayConfig)
-	if len(args) != 1 {
+	if len(args) == 0 {
 		return usagef("want exactly one recording")
 	}
+	var command []string
+	if len(args) > 1 {
+		if args[1] != "--" || len(args) == 2 {
+			return usagef("want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough")
+		}
+		command = args[2:]
+	}
+	mode, err := shim.ParseMode(c.mode)
+	if err != nil {
+		return usagef("--mode: %v", err)
+	}
+	if mode != shim.ModeReplay || isDirTarget(args[0]) {
+		spec := sessionSpec{mode: mode, command: command, rep: c, rec: defaultRecordConfig()}
+		if command == nil {
+			spec.commandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
+		}
+		spec.setTarget(args[0])
+		return runSession(spec, std)
+	}
+	return replaySession(c, args[0], std.in, std)
+}
+
+// replaySession serves the recording at path to the client on in and std.out.
+func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error {
 	mode, err := replay.ParseMode(c.match)
 	if err != nil {
 		return usagef("--match: %v", err)
@@ -84,7 +117,7 @@ func runReplay(cfg any, args []string, std stdio) error {
 	if c.stderr {
 		srv.Stderr = std.err
 	}
-	srv.Script, err = replay.LoadFile(args[0], c.segment)
+	srv.Script, err = replay.LoadFile(path, c.segment)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
@@ -115,7 +148,7 @@ func runReplay(cfg any, args []string, std stdio) error {
 	signal.Ignore(syscall.SIGPIPE)
 	defer signal.Reset(syscall.SIGPIPE)
 	// stdout is an *os.File, an io.Closer: an eof fault closes it, as a crash would.
-	err = srv.Serve(ctx, std.in, std.out)
+	err = srv.Serve(ctx, in, std.out)
 	switch {
 	case err == nil:
 		return nil

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/codexrec/codexrec/shim"
+)
+
+func init() {
+	register(&command{
+		name:    "shim",
+		args:    "install [flags] DIR | exec --self PATH [flags] -- CODEX-ARGS...",
+		summary: "install DIR/codex, a stand-in for codex that records or replays app-server sessions (docs/dropin.md)",
+		flags:   shimFlags,
+		run:     runShimCommand,
+		// Flags follow the subcommand word; "--" ends them before codex's arguments.
+		interspersed: true,
+	})
+}
+
+type shimConfig struct {
+	self, mode, dir, file, real string
+}
+
+func shimFlags(fs *flag.FlagSet) any {
+	c := &shimConfig{}
+	fs.StringVar(&c.self, "self", "", "exec: the path the shim was started as (the script passes $0)")
+	fs.StringVar(&c.mode, "mode", "", "fix the `MODE` (record, replay, auto, passthrough) instead of reading CODEXREC_MODE")
+	fs.StringVar(&c.dir, "dir", "", "fix the recordings' `DIR` instead of reading CODEXREC_DIR")
+	fs.StringVar(&c.file, "file", "", "use this one recording `FILE` for every session")
+	fs.StringVar(&c.real, "codex", "", "fix the real codex `PATH` instead of reading CODEXREC_CODEX or searching PATH")
+	return c
+}
+
+func runShimCommand(cfg any, args []string, std stdio) error {
+	c := cfg.(*shimConfig)
+	if len(args) == 0 {
+		return usagef("want install DIR or exec")
+	}
+	switch args[0] {
+	case "install":
+		if len(args) != 2 {
+			return usagef("want shim install DIR")
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		if c.mode != "" {
+			if _, err := shim.ParseMode(c.mode); err != nil {
+				return usagef("--mode: %v", err)
+			}
+		}
+		p, err := shim.Install(args[1], exe, shim.Config{Mode: c.mode, Dir: c.dir, File: c.file, Real: c.real})
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		abs, _ := filepath.Abs(filepath.Dir(p))
+		fmt.Fprintf(std.out, "%s\nput it first on PATH: export PATH=%s:$PATH\n", p, abs)
+		return nil
+	case "exec":
+		self := c.self
+		if self == "" {
+			self = "codex"
+		}
+		return runAsCodex(self, c, args[1:], std)
+	}
+	return usagef("unknown shim subcommand %q (want install or exec)", args[0])
+}
+
+// runAsCodex is codexrec started as codex: an app-server session on stdio is
+// recorded or replayed as the mode says; anything else is the real codex's, exec'd
+// with the same arguments.
+func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
+	getenv := os.Getenv
+	if c.real != "" {
+		getenv = func(k string) string {
+			if k == "CODEXREC_CODEX" {
+				return c.real
+			}
+			return os.Getenv(k)
+		}
+	}
+	real, realErr := shim.FindReal(self, getenv)
+	if !shim.IsSession(args) {
+		if realErr != nil {
+			return &exitError{exitUsage, realErr}
+		}
+		return &exitError{exitUsage, shim.Exec(real, args)}
+	}
+	modeText := c.mode
+	if modeText == "" {
+		modeText = os.Getenv("CODEXREC_MODE")
+	}
+	mode, err := shim.ParseMode(modeText)
+	if err != nil {
+		return &exitError{exitUsage, fmt.Errorf("CODEXREC_MODE: %w", err)}
+	}
+	spec := sessionSpec{mode: mode, rec: defaultRecordConfig(), rep: defaultReplayConfig()}
+	if realErr == nil {
+		spec.command = append([]string{real}, args...)
+	} else {
+		spec.commandErr = realErr
+	}
+	switch dir := firstSet(c.dir, os.Getenv("CODEXREC_DIR")); {
+	case c.file != "":
+		spec.file = c.file
+	case dir != "":
+		spec.dir = dir
+	case mode != shim.ModePassthrough:
+		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
+	}
+	return runSession(spec, std)
+}
+
+func firstSet(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// shimName reports whether argv0 is the name codexrec answers as the shim.
+func shimName(argv0 string) bool {
+	b := filepath.Base(argv0)
+	return b == "codex" || b == "codex.exe"
+}
