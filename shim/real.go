@@ -114,6 +114,9 @@ type Config struct {
 	Dir  string // CODEXREC_DIR: recordings named by the naming rule
 	File string // one recording for every session (a test's shim)
 	Real string // CODEXREC_CODEX
+	// Report is a file the shim appends the replay's diagnostics and a failed
+	// session's error to, besides stderr (a test helper shows it).
+	Report string
 }
 
 // Install writes dir/codex, a script that runs codexrec (the executable at
@@ -137,7 +140,7 @@ func Install(dir, codexrec string, cfg Config) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n# codex: the %s (codexrec shim install); remove this file to remove it.\n", Marker)
 	fmt.Fprintf(&b, "exec %s shim exec --self \"$0\"", shQuote(abs))
-	for _, f := range []struct{ flag, v string }{{"--mode", cfg.Mode}, {"--dir", cfg.Dir}, {"--file", cfg.File}, {"--codex", cfg.Real}} {
+	for _, f := range []struct{ flag, v string }{{"--mode", cfg.Mode}, {"--dir", cfg.Dir}, {"--file", cfg.File}, {"--codex", cfg.Real}, {"--report", cfg.Report}} {
 		if f.v != "" {
 			v := f.v
 			if f.flag != "--mode" {

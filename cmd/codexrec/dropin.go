@@ -87,6 +87,9 @@ func runSession(s sessionSpec, std stdio) error {
 	fmt.Fprintf(std.err, "codexrec: mode %s: %s %s\n", s.mode, action, path)
 	switch action {
 	case shim.Replay:
+		if sessionReport != nil {
+			std.err = io.MultiWriter(std.err, sessionReport)
+		}
 		return replaySession(s.rep, path, in, std)
 	case shim.Record:
 		if s.command == nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -23,7 +24,7 @@ func init() {
 }
 
 type shimConfig struct {
-	self, mode, dir, file, real string
+	self, mode, dir, file, real, report string
 }
 
 func shimFlags(fs *flag.FlagSet) any {
@@ -32,6 +33,7 @@ func shimFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.mode, "mode", "", "fix the `MODE` (record, replay, auto, passthrough) instead of reading CODEXREC_MODE")
 	fs.StringVar(&c.dir, "dir", "", "fix the recordings' `DIR` instead of reading CODEXREC_DIR")
 	fs.StringVar(&c.file, "file", "", "use this one recording `FILE` for every session")
+	fs.StringVar(&c.report, "report", "", "exec: append the replay's diagnostics and a failed session's error to `FILE` too (for a test helper to show)")
 	fs.StringVar(&c.real, "codex", "", "fix the real codex `PATH` instead of reading CODEXREC_CODEX or searching PATH")
 	return c
 }
@@ -67,7 +69,10 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 		if self == "" {
 			self = "codex"
 		}
-		return runAsCodex(self, c, args[1:], std)
+		if c.report == "" {
+			return runAsCodex(self, c, args[1:], std)
+		}
+		return reported(c.report, func() error { return runAsCodex(self, c, args[1:], std) })
 	}
 	return usagef("unknown shim subcommand %q (want install or exec)", args[0])
 }
@@ -116,6 +121,31 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	}
 	return runSession(spec, std)
 }
+
+// reported runs a session with a report file: what the replay says on stderr goes
+// there too (sessionReport), and so does a failed session's error with its exit
+// status.
+func reported(path string, run func() error) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	defer f.Close()
+	sessionReport = f
+	err = run()
+	if err != nil {
+		var ee *exitError
+		code := exitUsage
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		fmt.Fprintf(f, "codexrec (as codex): exit %d: %v\n", code, err)
+	}
+	return err
+}
+
+// sessionReport, when set, receives the replay's diagnostics besides stderr.
+var sessionReport io.Writer
 
 func firstSet(vs ...string) string {
 	for _, v := range vs {

@@ -219,3 +219,39 @@ func gjsonText(b []byte) string {
 	}
 	return ""
 }
+
+// TestShimExecIsExact: what the shim hands to the real codex arrives unchanged:
+// arguments (spaces, quotes, an empty one), environment, working directory, stdin,
+// stdout, stderr, the exit status, and death by a signal. The real codex cannot
+// print its own argv and environment, so a shell script named by CODEXREC_CODEX
+// stands in for it here.
+func TestShimExecIsExact(t *testing.T) {
+	shimPath := installShim(t)
+	fake := filepath.Join(t.TempDir(), "codex")
+	script := "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\npwd\necho \"MARK=$MARK\"\nread line; echo \"stdin=$line\"\necho to-stderr >&2\n" +
+		"[ \"$1\" = die ] && kill -TERM $$\nexit 7\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	env := pathEnv(cleanEnv(t, "CODEXREC_CODEX="+fake, "MARK=a b\"c"), filepath.Dir(shimPath))
+	cmd := exec.Command(shimPath, "exec", "two words", "", `q"uote`)
+	cmd.Env, cmd.Dir, cmd.Stdin = env, work, strings.NewReader("hello\n")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 7 {
+		t.Fatalf("exit %v, want 7; stderr %s", err, errb.String())
+	}
+	want := "[exec]\n[two words]\n[]\n[q\"uote]\n" + work + "\nMARK=a b\"c\nstdin=hello\n"
+	if out.String() != want || errb.String() != "to-stderr\n" {
+		t.Errorf("stdout %q, stderr %q; want %q, \"to-stderr\\n\"", out.String(), errb.String(), want)
+	}
+	cmd = exec.Command(shimPath, "die")
+	cmd.Env, cmd.Stdin = env, strings.NewReader("x\n")
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 || !strings.Contains(ee.Error(), "terminated") {
+		t.Errorf("a real codex killed by SIGTERM: %v, want the shim killed by it too", err)
+	}
+}
