@@ -24,6 +24,7 @@ type sessionSpec struct {
 	dir        string   // the directory of named recordings (naming rule), when not
 	command    []string // the real app-server to run; nil when there is none
 	commandErr error    // why command is nil
+	replace    bool     // a record replaces an existing recording (mode record chosen, or --force)
 	rec        *recordConfig
 	rep        *replayConfig
 }
@@ -95,8 +96,8 @@ func runSession(s sessionSpec, std stdio) error {
 		if s.command == nil {
 			return &exitError{exitUsage, s.commandErr}
 		}
-		// Record mode replaces what a former run recorded under the same name.
-		return recordSession(s.rec, path, s.mode == shim.ModeRecord || s.rec.force, s.command, in, std)
+		// Mode record replaces what a former run recorded under the same name.
+		return recordSession(s.rec, path, s.replace || s.rec.force, s.command, in, std)
 	}
 	return passthrough(s.command)
 }

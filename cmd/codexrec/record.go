@@ -54,15 +54,18 @@ func runRecord(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
 	}
-	mode, err := shim.ParseMode(c.mode)
-	if err != nil {
-		return usagef("--mode: %v", err)
+	mode := shim.ModeRecord
+	if c.mode != "" {
+		var err error
+		if mode, err = shim.ParseMode(c.mode); err != nil {
+			return usagef("--mode: %v", err)
+		}
 	}
 	// Without --mode, record is what it always was: it never replaces FILE unless
 	// --force. --mode record is the modes' record, which replaces what a former run
 	// recorded under the same name (so does any recording named in a directory).
 	if c.mode != "" || isDirTarget(c.out) {
-		spec := sessionSpec{mode: mode, command: args, rec: c, rep: defaultReplayConfig()}
+		spec := sessionSpec{mode: mode, command: args, rec: c, rep: defaultReplayConfig(), replace: c.mode != "" || c.force}
 		spec.setTarget(c.out)
 		return runSession(spec, std)
 	}

@@ -76,7 +76,7 @@ func runReplay(cfg any, args []string, std stdio) error {
 		return usagef("--mode: %v", err)
 	}
 	if mode != shim.ModeReplay || isDirTarget(args[0]) {
-		spec := sessionSpec{mode: mode, command: command, rep: c, rec: defaultRecordConfig()}
+		spec := sessionSpec{mode: mode, command: command, rep: c, rec: defaultRecordConfig(), replace: true}
 		if command == nil {
 			spec.commandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
 		}

@@ -105,7 +105,7 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	if err != nil {
 		return &exitError{exitUsage, fmt.Errorf("CODEXREC_MODE: %w", err)}
 	}
-	spec := sessionSpec{mode: mode, rec: defaultRecordConfig(), rep: defaultReplayConfig()}
+	spec := sessionSpec{mode: mode, rec: defaultRecordConfig(), rep: defaultReplayConfig(), replace: true}
 	if realErr == nil {
 		spec.command = append([]string{real}, args...)
 	} else {
