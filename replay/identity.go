@@ -2,10 +2,10 @@ package replay
 
 import "encoding/json"
 
-// IdentityFields lists, as JSON pointers, what identifies a client rather than what
+// IdentityFields returns, as JSON pointers, what identifies a client rather than what
 // it asks for. In params mode they never cause a mismatch, so a recording made with
-// one client replays for another. Outside params they are not sent at all or are
-// compared elsewhere:
+// one client replays for another. Strict mode compares clientInfo and capabilities
+// like any params; no mode compares jsonrpc, id or trace:
 //
 //   - /jsonrpc: present or absent ("2.0" is accepted and ignored by the app-server);
 //   - /id: the value and JSON type of a request's id (the response carries the live one);
@@ -17,7 +17,9 @@ import "encoding/json"
 //
 // The top-level members are outside what params mode compares (the params); the
 // initialize members are removed from both sides before comparing.
-var IdentityFields = []string{"/jsonrpc", "/id", "/trace", "/params/clientInfo", "/params/capabilities (defaults only)"}
+func IdentityFields() []string {
+	return []string{"/jsonrpc", "/id", "/trace", "/params/clientInfo", "/params/capabilities (defaults only)"}
+}
 
 // withoutIdentity removes from a decoded body of method what identifies the client
 // (IdentityFields); it reports whether it removed anything. v is modified in place.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/codexrec/codexrec/shim"
 )
@@ -106,6 +107,33 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 		return &exitError{exitUsage, fmt.Errorf("CODEXREC_MODE: %w", err)}
 	}
 	spec := sessionSpec{mode: mode, rec: defaultRecordConfig(), rep: defaultReplayConfig(), replace: true}
+	// A shim has no command line of its own: record's and replay's flags come from
+	// the environment (CODEXREC_REPLAY_FLAGS="--unordered --match method").
+	for _, f := range []struct {
+		env   string
+		flags func(*flag.FlagSet) any
+		cfg   any
+	}{{"CODEXREC_RECORD_FLAGS", recordFlags, &spec.rec}, {"CODEXREC_REPLAY_FLAGS", replayFlags, &spec.rep}} {
+		v := os.Getenv(f.env)
+		if v == "" {
+			continue
+		}
+		fs := flag.NewFlagSet(f.env, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		cfg := f.flags(fs)
+		if err := fs.Parse(strings.Fields(v)); err != nil || fs.NArg() > 0 {
+			if err == nil {
+				err = fmt.Errorf("unexpected %q", fs.Arg(0))
+			}
+			return &exitError{exitUsage, fmt.Errorf("%s: %v", f.env, err)}
+		}
+		switch p := f.cfg.(type) {
+		case **recordConfig:
+			*p = cfg.(*recordConfig)
+		case **replayConfig:
+			*p = cfg.(*replayConfig)
+		}
+	}
 	if realErr == nil {
 		spec.command = append([]string{real}, args...)
 	} else {

@@ -255,3 +255,38 @@ func TestShimExecIsExact(t *testing.T) {
 		t.Errorf("a real codex killed by SIGTERM: %v, want the shim killed by it too", err)
 	}
 }
+
+// TestShimReplayFlags: the flag a mismatch suggests reaches a shim's replay through
+// CODEXREC_REPLAY_FLAGS; a bad one is a usage error naming the variable.
+func TestShimReplayFlags(t *testing.T) {
+	shimPath := installShim(t)
+	dir := t.TempDir()
+	plain := replayFixture(codexbin.Newest, "plain")
+	b, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "first.jsonl"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, _, _ := recordedClientInput(t, plain)
+	wrong := bytes.Replace(in, []byte("Say hello to codexrec."), []byte("Say goodbye."), 1)
+	for _, tc := range []struct {
+		flags string
+		code  int
+		has   string
+	}{
+		{"", 1, "accepted by: --match method"},
+		{"--match method", 0, "codexrec: mode replay: replay"},
+		{"--match nonsense", 2, "unknown match mode"},
+		{"--no-such-flag", 2, "CODEXREC_REPLAY_FLAGS: flag provided but not defined: -no-such-flag"},
+	} {
+		// Each its own run: within one run a second session named first is first-2.
+		env := pathEnv(cleanEnv(t, "CODEXREC_MODE=replay", "CODEXREC_DIR="+dir, "CODEXREC_NAME=first", "CODEXREC_RUN="+tc.flags,
+			"CODEXREC_REPLAY_FLAGS="+tc.flags), filepath.Dir(shimPath))
+		r := runEnv(t, env, wrong, shimPath, "app-server")
+		if r.code != tc.code || !bytes.Contains(r.stderr, []byte(tc.has)) {
+			t.Errorf("CODEXREC_REPLAY_FLAGS=%q: exit %d, want %d with %q; stderr:\n%s", tc.flags, r.code, tc.code, tc.has, r.stderr)
+		}
+	}
+}
