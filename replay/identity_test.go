@@ -52,7 +52,8 @@ func TestAnotherClient(t *testing.T) {
 				for _, oc := range otherClients {
 					t.Run(fmt.Sprintf("%s/%s/segment%d/%s", v, name, seg, oc.name), func(t *testing.T) {
 						sc := load(t, fixture(v, name), seg)
-						s := serve(t, &replay.Server{Script: sc})
+						// No patience: the skip alone must release what waited for initialized.
+						s := serve(t, &replay.Server{Script: sc, Patience: -1})
 						turns, completed := oc.drive(t, s, sc)
 						if err := s.finish(); err != nil {
 							t.Fatalf("Serve: %v\n%s", err, s.log)
@@ -195,5 +196,26 @@ func TestHangup(t *testing.T) {
 	}
 	if !strings.Contains(s.log.String(), "3 expected client frame(s) never came") {
 		t.Errorf("log:\n%s", s.log)
+	}
+}
+
+// TestAnotherClientUnordered: the other clients complete their turns in unordered
+// mode too, where the skipped initialized must release server frames of every thread.
+func TestAnotherClientUnordered(t *testing.T) {
+	for _, name := range []string{"plain", "approval-decline", "steer"} {
+		for _, oc := range otherClients {
+			t.Run(name+"/"+oc.name, func(t *testing.T) {
+				sc := load(t, fixture(codexbin.Newest, name), 0)
+				s := serve(t, &replay.Server{Script: sc, Unordered: true, Patience: -1})
+				turns, completed := oc.drive(t, s, sc)
+				if err := s.finish(); err != nil {
+					t.Fatalf("Serve: %v\n%s", err, s.log)
+				}
+				completed += strings.Count(strings.Join(s.rest(), ""), `"method":"turn/completed"`)
+				if turns == 0 || completed != turns {
+					t.Errorf("%d turns, %d turn/completed\n%s", turns, completed, s.log)
+				}
+			})
+		}
 	}
 }
