@@ -60,6 +60,9 @@ func (s *state) decideSchema(h recorder.Header) {
 			s.report(Finding{Rule: RuleSchema + "/unavailable", Severity: Warning, Message: "schema validation skipped: " + err.Error()})
 		}
 		ss.v = v
+		if n, ok := v.(interface{ Version() string }); ok {
+			s.res.SchemaVersion = n.Version()
+		}
 		if n, ok := v.(interface{ Note() string }); ok && n.Note() != "" {
 			s.report(Finding{Rule: RuleSchema + "/nearest", Severity: Info, Message: n.Note()})
 		}

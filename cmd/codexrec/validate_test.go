@@ -245,7 +245,7 @@ func TestRecordValidates(t *testing.T) {
 		t.Errorf("bad session: exit %d, want 1\n%s", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"codex 0.165.0 (--codex-version) has no embedded schema; validating against 0.163.0, the nearest older one",
+		"codex 0.165.0 (explicit) has no embedded schema; validating against 0.163.0, the nearest older one",
 		"c2s thread/frobnicate unknown-method /method",
 	} {
 		if strings.Count(string(r.stderr), want) != 1 {
