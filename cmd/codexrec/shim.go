@@ -70,10 +70,11 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 		if self == "" {
 			self = "codex"
 		}
+		run := func() error { return runAsCodex(self, c, args[1:], std) }
 		if c.report == "" {
-			return runAsCodex(self, c, args[1:], std)
+			return asCodex(run(), std)
 		}
-		return reported(c.report, func() error { return runAsCodex(self, c, args[1:], std) })
+		return asCodex(reported(c.report, run), std)
 	}
 	return usagef("unknown shim subcommand %q (want install or exec)", args[0])
 }
@@ -148,6 +149,24 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
 	}
 	return runSession(spec, std)
+}
+
+// asCodex prints err as codexrec standing in for codex (not as the shim command the
+// script runs) and returns its exit status alone.
+func asCodex(err error, std stdio) error {
+	if err == nil {
+		return nil
+	}
+	code := exitUsage
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err == nil {
+			return ee
+		}
+		code, err = ee.code, ee.err
+	}
+	fmt.Fprintf(std.err, "codexrec (as codex): %v\n", err)
+	return &exitError{code: code}
 }
 
 // reported runs a session with a report file: what the replay says on stderr goes
