@@ -40,10 +40,10 @@ func (s *session) mismatch(got Message, reason string) error {
 	for _, cf := range []*ClientFrame{m.Later, m.Nearest, m.Expected} {
 		if cf != nil {
 			if s.contested == nil {
-				s.contested = map[int64]int{}
+				s.contested = map[int64]contest{}
 			}
 			if _, ok := s.contested[cf.Seq]; !ok {
-				s.contested[cf.Seq] = m.Line
+				s.contested[cf.Seq] = contest{line: m.Line, early: cf == m.Later}
 			}
 			break
 		}
@@ -57,6 +57,20 @@ func (s *session) mismatch(got Message, reason string) error {
 		return s.write(errorResponse(got.Msg.ID, -32600, "replay: "+reason))
 	}
 	return nil
+}
+
+// contest is what a mismatch said about an expected frame: the client line that
+// was compared with it, and whether that line was it, sent ahead of its turn.
+type contest struct {
+	line  int
+	early bool
+}
+
+func (c contest) String() string {
+	if c.early {
+		return "sent it ahead of its turn"
+	}
+	return "did not match it"
 }
 
 // normalizes reports whether the match mode compares bodies after normalisation.
@@ -211,8 +225,8 @@ func (s *session) reportUnused(unused []*ClientFrame) {
 			fmt.Fprintf(&b, "  ... and %d more\n", len(unused)-i)
 			break
 		}
-		if line, ok := s.contested[cf.Seq]; ok {
-			fmt.Fprintf(&b, "  seq %d %s (see client line %d above)\n", cf.Seq, describe(cf.Msg), line)
+		if c, ok := s.contested[cf.Seq]; ok {
+			fmt.Fprintf(&b, "  seq %d %s (client line %d, above, %s)\n", cf.Seq, describe(cf.Msg), c.line, c)
 			continue
 		}
 		fmt.Fprintf(&b, "  seq %d %s: %s\n", cf.Seq, describe(cf.Msg), short(mask(cf.Line)))

@@ -128,14 +128,21 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return ss.run(ctx, in)
 }
 
-// unusedError lists expected client frames that never came.
-func unusedError(name string, frames []*ClientFrame) error {
+// unusedError lists expected client frames that never came. A frame a mismatch was
+// compared with (contested) is said to be unmatched, not missing, since the client
+// did send something in its place.
+func unusedError(name string, frames []*ClientFrame, contested map[int64]contest) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "replay %s: %d expected client frame", name, len(frames))
 	if len(frames) != 1 {
 		b.WriteByte('s')
 	}
-	fmt.Fprintf(&b, " never came (first: seq %d %s)", frames[0].Seq, describe(frames[0].Msg))
+	first := frames[0]
+	if c, ok := contested[first.Seq]; ok {
+		fmt.Fprintf(&b, " never matched (first: seq %d %s; client line %d %s)", first.Seq, describe(first.Msg), c.line, c)
+	} else {
+		fmt.Fprintf(&b, " never came (first: seq %d %s)", first.Seq, describe(first.Msg))
+	}
 	return fmt.Errorf("%s: %w", b.String(), ErrUnused)
 }
 

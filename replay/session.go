@@ -51,7 +51,7 @@ type session struct {
 	forced    []bool    // server frames released by patience
 
 	mismatches []*Mismatch
-	contested  map[int64]int // seq of an expected frame a mismatch was compared with -> client line
+	contested  map[int64]contest // expected frames (by seq) a mismatch was compared with
 }
 
 // queue is a run of server frames sent in recorded order.
@@ -291,7 +291,7 @@ func (s *session) result(checkUnused bool) error {
 		if len(unused) > 0 {
 			s.reportUnused(unused)
 			if !s.srv.AllowUnused {
-				errs = append(errs, unusedError(s.sc.Name, unused))
+				errs = append(errs, unusedError(s.sc.Name, unused, s.contested))
 			}
 		}
 	}
