@@ -68,6 +68,18 @@ func TestShimPassesThrough(t *testing.T) {
 			}
 		})
 	}
+	t.Run("passthrough session", func(t *testing.T) {
+		real := codextest.Binary(t, codexbin.Newest)
+		recs := filepath.Join(t.TempDir(), "recordings")
+		env := pathEnv(cleanEnv(t, "CODEXREC_MODE=passthrough", "CODEXREC_DIR="+recs), filepath.Dir(shimPath), filepath.Dir(real))
+		r := runEnv(t, env, initializeLine("passing"), shimPath, "app-server")
+		if r.code != 0 || !bytes.Contains(r.stdout, []byte(`"userAgent":"passing/`)) || bytes.Contains(r.stderr, []byte("codexrec")) {
+			t.Errorf("exit %d, stdout %s, stderr %s; want the real codex's answer and no word from codexrec", r.code, r.stdout, r.stderr)
+		}
+		if _, err := os.Stat(recs); err == nil {
+			t.Error("passthrough created the recordings directory")
+		}
+	})
 	t.Run("no real codex", func(t *testing.T) {
 		// The shim's own directory twice: it must not find itself after itself.
 		env := pathEnv(cleanEnv(t), filepath.Dir(shimPath), filepath.Dir(shimPath))
