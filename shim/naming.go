@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,11 @@ import (
 // lock file DIR/.codexrec-runs.lock; runs idle for a day are forgotten.
 //
 // Sessions started concurrently by one process, or by several worker processes,
-// start in no stable order: give each test its own CODEXREC_NAME then.
+// start in no stable order: give each test its own CODEXREC_NAME then. A session
+// whose name another run still going has taken (parallel workers, which count
+// separately) is refused with ErrParallelRuns rather than clobbering its recording:
+// when both runs are known by their process, the other one is alive and it named a
+// session within the last hour.
 
 const (
 	stateFile = ".codexrec-runs.json"
@@ -35,6 +40,9 @@ const (
 	runIdle   = 24 * time.Hour
 	lockWait  = 10 * time.Second
 	lockStale = 30 * time.Second
+	// parallelWindow is how recently another live run must have named a session for
+	// it to count as running at the same time.
+	parallelWindow = time.Hour
 )
 
 // Namer names the recordings of one directory.
@@ -49,8 +57,13 @@ type Namer struct {
 type runState struct {
 	Sessions int            `json:"sessions"`
 	Names    map[string]int `json:"names,omitempty"`
-	Touched  int64          `json:"touched"` // unix seconds
+	Given    []string       `json:"given,omitempty"` // the names handed out, in order
+	Touched  int64          `json:"touched"`         // unix seconds
 }
+
+// ErrParallelRuns: another run, still going, has a session of the same name in the
+// same directory: runs in parallel processes (test workers) have no stable order.
+var ErrParallelRuns = errors.New("sessions of parallel processes have no stable names")
 
 // Next returns the path of the run's next session, whose first request has method
 // (empty when it sent none).
@@ -113,6 +126,18 @@ func (n *Namer) Next(method string) (string, error) {
 		}
 		name = fmt.Sprintf("%03d-%s", s.Sessions, m)
 	}
+	for k, other := range states {
+		// Only runs known by their process can be checked; a CODEXREC_RUN is the
+		// user's word on what one run is.
+		if k == n.Run || !isProcessKey(n.Run) || t.Sub(time.Unix(other.Touched, 0)) > parallelWindow {
+			continue
+		}
+		if slices.Contains(other.Given, name) && processAlive(k) {
+			return "", fmt.Errorf("%s is also the name of a session of %s, running at the same time: %w; give each test its own CODEXREC_NAME, or run them one process at a time",
+				filepath.Join(n.Dir, name+".jsonl"), k, ErrParallelRuns)
+		}
+	}
+	s.Given = append(s.Given, name)
 	b, err := json.MarshalIndent(states, "", "  ")
 	if err != nil {
 		return "", err
@@ -186,6 +211,23 @@ func RunKey(getenv func(string) string) string {
 		pid = ppid
 	}
 	return "process:" + strconv.Itoa(pid)
+}
+
+func isProcessKey(key string) bool { return strings.HasPrefix(key, "process:") }
+
+// processAlive reports whether a run key names a process that is still running
+// (the same pid with the same start time); keys it cannot check count as ended.
+func processAlive(key string) bool {
+	f := strings.Split(key, ":")
+	if len(f) != 3 || f[0] != "process" {
+		return false
+	}
+	pid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return false
+	}
+	_, _, start, ok := procStat(pid)
+	return ok && start == f[2]
 }
 
 func isShell(comm string) bool {
