@@ -75,6 +75,9 @@ func runRecord(cfg any, args []string, std stdio) error {
 // recordSession records the session of the command args with the client on in and
 // std.out into out.
 func recordSession(c *recordConfig, out string, force bool, args []string, in io.Reader, std stdio) error {
+	for _, o := range recorder.Orphans(out) {
+		fmt.Fprintf(std.err, "codexrec record: %s is a recording a killed codexrec left unpublished; complete it with: codexrec recover %s\n", o, o)
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
@@ -89,7 +92,9 @@ func recordSession(c *recordConfig, out string, force bool, args []string, in io
 	}
 
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	// SIGQUIT ends the session like SIGTERM (the child gets SIGTERM) instead of
+	// dumping goroutines and leaving the recording unpublished.
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	// Asking for SIGPIPE turns a write to a client that went away into an error
 	// instead of killing the proxy before the recording is closed.
