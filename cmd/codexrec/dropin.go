@@ -85,7 +85,11 @@ func runSession(s sessionSpec, std stdio) error {
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	fmt.Fprintf(std.err, "codexrec: mode %s: %s %s\n", s.mode, action, path)
+	var note io.Writer = std.err
+	if sessionReport != nil {
+		note = io.MultiWriter(std.err, sessionReport)
+	}
+	fmt.Fprintf(note, "codexrec: mode %s: %s %s\n", s.mode, action, path)
 	switch action {
 	case shim.Replay:
 		if sessionReport != nil {

@@ -77,7 +77,7 @@ func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(
 func main() {
 	std := stdio{os.Stdin, os.Stdout, os.Stderr}
 	if shimName(os.Args[0]) { // a symlink named codex (see shim.go)
-		os.Exit(exitCode(asCodex(runAsCodex(os.Args[0], &shimConfig{}, os.Args[1:], std), std), "", std.err))
+		os.Exit(exitCode(shimMain(os.Args[0], &shimConfig{}, os.Args[1:], std), "", std.err))
 	}
 	os.Exit(run(os.Args[1:], std))
 }

@@ -34,7 +34,7 @@ func shimFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.mode, "mode", "", "fix the `MODE` (record, replay, auto, passthrough) instead of reading CODEXREC_MODE")
 	fs.StringVar(&c.dir, "dir", "", "fix the recordings' `DIR` instead of reading CODEXREC_DIR")
 	fs.StringVar(&c.file, "file", "", "use this one recording `FILE` for every session")
-	fs.StringVar(&c.report, "report", "", "exec: append the replay's diagnostics and a failed session's error to `FILE` too (for a test helper to show)")
+	fs.StringVar(&c.report, "report", "", "exec: append the replay's diagnostics and a failed session's error to `FILE` too, instead of CODEXREC_LOG")
 	fs.StringVar(&c.real, "codex", "", "fix the real codex `PATH` instead of reading CODEXREC_CODEX or searching PATH")
 	return c
 }
@@ -70,11 +70,7 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 		if self == "" {
 			self = "codex"
 		}
-		run := func() error { return runAsCodex(self, c, args[1:], std) }
-		if c.report == "" {
-			return asCodex(run(), std)
-		}
-		return asCodex(reported(c.report, run), std)
+		return shimMain(self, c, args[1:], std)
 	}
 	return usagef("unknown shim subcommand %q (want install or exec)", args[0])
 }
@@ -149,6 +145,17 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
 	}
 	return runSession(spec, std)
+}
+
+// shimMain is codexrec started as codex, by the script or a symlink: the session,
+// its report (--report, else CODEXREC_LOG) and its errors said as codex's.
+func shimMain(self string, c *shimConfig, args []string, std stdio) error {
+	run := func() error { return runAsCodex(self, c, args, std) }
+	report := firstSet(c.report, os.Getenv("CODEXREC_LOG"))
+	if report == "" || !shim.IsSession(args) {
+		return asCodex(run(), std)
+	}
+	return asCodex(reported(report, run), std)
 }
 
 // asCodex prints err as codexrec standing in for codex (not as the shim command the

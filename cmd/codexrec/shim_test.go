@@ -180,8 +180,11 @@ func TestShimThirdPartyClient(t *testing.T) {
 				}
 			}
 
-			// CI: no codex on PATH, no model, auto mode: replay only.
-			rep := runNode(t, pathEnv(append(clean, append(base, "CODEXREC_MODE=auto", "CI=true")...), filepath.Dir(shimPath)), script)
+			// CI: no codex on PATH, no model, auto mode: replay only. CODEXREC_LOG keeps
+			// what the shim said, which this client does not show.
+			logPath := filepath.Join(t.TempDir(), "codexrec.log")
+			ci := pathEnv(append(clean, append(base, "CODEXREC_MODE=auto", "CI=true", "CODEXREC_LOG="+logPath)...), filepath.Dir(shimPath))
+			rep := runNode(t, ci, script)
 			if rep.code != 0 || gjsonText(rep.stdout) != answer {
 				t.Fatalf("replaying through the shim in CI: exit %d, stdout %s\nstderr:\n%s", rep.code, rep.stdout, rep.stderr)
 			}
@@ -189,6 +192,18 @@ func TestShimThirdPartyClient(t *testing.T) {
 			// EOF, exit 0 (the client logs how its server exited).
 			if !bytes.Contains(rep.stdout, []byte("codex app-server exited (code=0, signal=null)")) {
 				t.Errorf("the replay did not exit 0 when the client closed it:\n%s", rep.stdout)
+			}
+			if log, _ := os.ReadFile(logPath); !bytes.Contains(log, []byte("codexrec: mode auto: replay "+recording)) {
+				t.Errorf("CODEXREC_LOG lacks the session's mode line:\n%s", log)
+			}
+
+			// The same client with another prompt: the test fails, and the log says why
+			// and what would accept it.
+			changed := runNode(t, append(ci, "PROMPT=Say goodbye.", "CODEXREC_RUN=changed"), script)
+			log, _ := os.ReadFile(logPath)
+			if changed.code == 0 || !bytes.Contains(log, []byte(`/params/input/0/text: "User: Say goodbye.", recorded "User: Say hello."`)) ||
+				!bytes.Contains(log, []byte("accepted by: --match method")) {
+				t.Errorf("a changed prompt: exit %d; CODEXREC_LOG:\n%s", changed.code, log)
 			}
 			after, _ := os.ReadFile(recording)
 			if !bytes.Equal(after, b) {
