@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
 )
@@ -120,6 +122,9 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 	srv.Script, err = replay.LoadFile(path, c.segment)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if w := recorder.Warning(path, srv.Script.Problems); w != "" {
+		fmt.Fprintf(std.err, "codexrec replay: %s\n", w)
 	}
 	// A client that hangs up or is interrupted ends the replay like its stdin closing
 	// would (a client that closes stdin and sends SIGTERM at once is common); a second
