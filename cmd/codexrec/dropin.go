@@ -30,13 +30,10 @@ type sessionSpec struct {
 }
 
 // isDirTarget reports whether a recording argument names a directory of recordings:
-// it ends in a separator or is an existing directory.
+// it ends in a separator ("DIR/"). A directory named without one is refused as a
+// recording's target, as it always was, rather than taken to mean naming.
 func isDirTarget(p string) bool {
-	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator)) {
-		return true
-	}
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
+	return strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
 }
 
 func (s *sessionSpec) setTarget(p string) {
