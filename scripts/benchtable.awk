@@ -40,12 +40,13 @@ function metric(name) { return (name in m) ? m[name] : -1 }
   delete m
   for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
   printf "\npeak RSS for one %.0f MB line (MB; target %.0f = 1.5x the line + 32 MB)\n", m["line-MB"], 1.5 * m["line-MB"] + 32
-  printf "  %-6s %8s %9s %9s %9s\n", "shape", "plain", "validate", "sanitize", "defaults"
+  printf "  %-6s %8s %9s %9s %9s %9s %9s\n", "shape", "plain", "validate", "sanitize", "both", "defaults", "no-version"
   split("echo s2c", shapes, " ")
   for (k = 1; k <= 2; k++) {
     s = shapes[k]
-    printf "  %-6s %8.0f %9.0f %9.0f %9.0f\n", s, m[s "-plain-rss-MB"], m[s "-validate-rss-MB"], m[s "-sanitize-rss-MB"], m[s "-defaults-rss-MB"]
+    printf "  %-6s %8.0f %9.0f %9.0f %9.0f %9.0f %9.0f\n", s, m[s "-plain-rss-MB"], m[s "-validate-rss-MB"], m[s "-sanitize-rss-MB"], m[s "-both-rss-MB"], m[s "-defaults-rss-MB"], m[s "-unknown-version-rss-MB"]
   }
+  print "  (plain .. both: without the leak guard; defaults: both, then the guard; no-version: both, the version unknown)"
 }
 END {
   if (tr == 0) exit

@@ -340,6 +340,11 @@ func BenchmarkLoad(b *testing.B) {
 // line of HUGE_MB megabytes (a command-output delta; default 100) in each mode:
 // "echo" sends it through `record -- cat` (so it crosses both ways, and both copies
 // may be in flight at once), "s2c" has the server send it once (`record -- cat FILE`).
+// The modes: plain, validate, sanitize and both without the leak guard (the pipeline
+// while frames cross), and defaults (both, then the guard's scan of the file). cat
+// never answers initialize, so the validating modes are given the Codex version, as a
+// session's initialize response gives it; unknown-version is "both" without it: the
+// validator then holds a copy of each frame until the version is known.
 // The figures are the process's ru_maxrss (the largest of it and its child) in MB,
 // taken by testdata/maxrss.
 func BenchmarkHugeLine(b *testing.B) {
@@ -365,10 +370,12 @@ func BenchmarkHugeLine(b *testing.B) {
 		name  string
 		flags []string
 	}{
-		{"plain", []string{"--no-validate", "--no-sanitize"}},
-		{"validate", []string{"--no-sanitize"}},
-		{"sanitize", []string{"--no-validate"}},
-		{"defaults", nil},
+		{"plain", []string{"--no-validate", "--no-sanitize", "--no-leak-guard"}},
+		{"validate", []string{"--codex-version", "0.171.0", "--no-sanitize", "--no-leak-guard"}},
+		{"sanitize", []string{"--no-validate", "--no-leak-guard"}},
+		{"both", []string{"--codex-version", "0.171.0", "--no-leak-guard"}},
+		{"defaults", []string{"--codex-version", "0.171.0"}}, // both, and the leak guard's scan of the file
+		{"unknown-version", []string{"--no-leak-guard"}},
 	}
 	b.ResetTimer()
 	for range b.N {
