@@ -4,7 +4,7 @@ NEWEST := 0.171.0
 GO ?= go
 BIN := bin/codexrec
 
-.PHONY: all build test codex chromium demo bench fixtures fuzz lint clean
+.PHONY: all build test codex chromium demo bench fixtures fuzz lint cross clean
 
 all: build
 
@@ -26,7 +26,12 @@ chromium:
 		$$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
 	fi
 
-test: codex chromium lint
+# The readers build everywhere; record and replay need a POSIX system for signals.
+cross:
+	GOOS=darwin $(GO) build ./...
+	GOOS=windows $(GO) build ./...
+
+test: codex chromium lint cross
 	CODEXREC_REQUIRE_CODEX=1 $(GO) test -race -count=1 -timeout 30m ./...
 
 demo: build codex

@@ -42,9 +42,12 @@ type Finding struct {
 type Result struct {
 	File         string `json:"file"`
 	CodexVersion string `json:"codexVersion,omitempty"`
-	Frames       int64  `json:"frames"`
-	Segments     int    `json:"segments"`
-	Turns        int    `json:"turns"`
+	// SchemaVersion is the embedded schema the frames were validated against (schema's
+	// version policy), empty when they were not.
+	SchemaVersion string `json:"schemaVersion,omitempty"`
+	Frames        int64  `json:"frames"`
+	Segments      int    `json:"segments"`
+	Turns         int    `json:"turns"`
 	// TurnStatus counts the turns by the final status their turn/completed gave
 	// ("completed", "interrupted", "failed"); turns never completed are not counted.
 	TurnStatus map[string]int `json:"turnStatus,omitempty"`

@@ -54,7 +54,7 @@ func WriteJUnit(w io.Writer, results []*Result, failOn Severity, disabled map[st
 			by[id] = append(by[id], f)
 		}
 		suite := junitSuite{Name: r.File}
-		for _, rule := range Rules {
+		for _, rule := range rules {
 			c := junitCase{Name: rule.ID, Classname: "codexrec.check." + suiteClass(r.File)}
 			fs := by[rule.ID]
 			var fail, below []string

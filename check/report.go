@@ -31,7 +31,7 @@ func group(fs []Finding) ([]string, map[string][]Finding) {
 		by[f.Rule] = append(by[f.Rule], f)
 	}
 	var ids []string
-	for _, r := range Rules {
+	for _, r := range rules {
 		if len(by[r.ID]) > 0 {
 			ids = append(ids, r.ID)
 		}

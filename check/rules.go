@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -79,8 +80,10 @@ const (
 	RuleSchema             = "schema" // prefix: "schema/invalid", "schema/undeclared-field", ...
 )
 
-// Rules lists every rule in report order.
-var Rules = []Rule{
+// Rules lists every rule in report order (a new slice each call).
+func Rules() []Rule { return slices.Clone(rules) }
+
+var rules = []Rule{
 	{RuleUnanswered, Error, "a request (either direction) never got a response; says how long it waited"},
 	{RuleDuplicateResponse, Error, "a request was answered more than once"},
 	{RuleResponseNoRequest, Error, "a response carries an id that was never requested"},
@@ -114,7 +117,7 @@ func LookupRule(id string) (Rule, bool) {
 	if strings.HasPrefix(id, RuleSchema+"/") {
 		id = RuleSchema
 	}
-	for _, r := range Rules {
+	for _, r := range rules {
 		if r.ID == id {
 			return r, true
 		}

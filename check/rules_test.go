@@ -381,7 +381,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 			covered[w.rule] = true
 		}
 	}
-	for _, r := range check.Rules {
+	for _, r := range check.Rules() {
 		if !covered[r.ID] {
 			t.Errorf("no case breaks rule %s", r.ID)
 		}

@@ -7,8 +7,9 @@ import (
 )
 
 // schemaWait is how many frames wait for the Codex version (learned from the
-// initialize response) before the Schema hook is asked without it.
-const schemaWait = 64
+// initialize response) before the Schema hook is asked without it: the same bound
+// as every other validator's (schema's version policy).
+const schemaWait = schema.MaxPending
 
 type frameInfo struct {
 	seq  int64
@@ -20,6 +21,7 @@ type frameInfo struct {
 // findings recorded live, which are used only when no validator is.
 type schemaState struct {
 	decided  bool
+	agent    string // the Codex version of the initialize response
 	v        Validator
 	waiting  []recorder.Entry
 	recorded []Finding
@@ -36,7 +38,11 @@ func (s *state) schemaFrame(e *recorder.Entry, h recorder.Header) {
 		return
 	}
 	s.schema.waiting = append(s.schema.waiting, *e)
-	if h.CodexVersion != "" || len(s.schema.waiting) >= schemaWait {
+	f := wire.Frame{Dir: e.Dir, Line: e.Line, Msg: e.Msg}
+	if v := wire.CodexVersion(&f); v != "" {
+		s.schema.agent = v
+	}
+	if s.schema.agent != "" || len(s.schema.waiting) >= schemaWait {
 		s.decideSchema(h)
 	}
 }
@@ -45,11 +51,18 @@ func (s *state) decideSchema(h recorder.Header) {
 	ss := &s.schema
 	ss.decided = true
 	if s.c.Schema != nil {
+		// The version policy: the initialize response's version wins over the header's.
+		if ss.agent != "" {
+			h.CodexVersion = ss.agent
+		}
 		v, err := s.c.Schema(h)
 		if err != nil {
 			s.report(Finding{Rule: RuleSchema + "/unavailable", Severity: Warning, Message: "schema validation skipped: " + err.Error()})
 		}
 		ss.v = v
+		if n, ok := v.(interface{ Version() string }); ok {
+			s.res.SchemaVersion = n.Version()
+		}
 		if n, ok := v.(interface{ Note() string }); ok && n.Note() != "" {
 			s.report(Finding{Rule: RuleSchema + "/nearest", Severity: Info, Message: n.Note()})
 		}

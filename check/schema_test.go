@@ -73,9 +73,10 @@ func TestSchemaFindingsIncluded(t *testing.T) {
 	}
 }
 
-// TestSchemaUnavailable: a recording that names no Codex version cannot be validated;
-// check says so once and falls back to the findings recorded live.
-func TestSchemaUnavailable(t *testing.T) {
+// TestSchemaVersionFromUserAgent: a recording whose header names no Codex version is
+// validated against the version its initialize response names (the version policy),
+// not skipped.
+func TestSchemaVersionFromUserAgent(t *testing.T) {
 	m := mutate(t, fixture(t, "plain"))
 	m.rec.Header.CodexVersion = ""
 	var kept []recorder.Entry
@@ -98,7 +99,9 @@ func TestSchemaUnavailable(t *testing.T) {
 			got = append(got, want{f.Rule, f.Seqs})
 		}
 	}
-	if w := []want{{"schema/unavailable", nil}, {"schema/undeclared-field", []int64{m.seqAt(i)}}}; !sameWants(got, w) {
+	// The initialize response still names the version: the policy validates against
+	// it, so the recorded finding (about a field the frame does not have) is not used.
+	if w := []want(nil); !sameWants(got, w) {
 		t.Errorf("got %v, want %v", got, w)
 	}
 }
@@ -116,7 +119,7 @@ func TestSchemaNearest(t *testing.T) {
 			notes = append(notes, f.Severity.String()+": "+f.Message)
 		}
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "info: codex 0.171.5 has no embedded schema; validated against the nearest older one, 0.171.0") {
+	if len(notes) != 1 || !strings.Contains(notes[0], "info: codex 0.171.5 (explicit) has no embedded schema; validating against 0.171.0, the nearest older one") {
 		t.Errorf("notes %q", notes)
 	}
 }

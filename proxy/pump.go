@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"io"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -165,7 +164,7 @@ func (s *session) stop() {
 
 // pumpClient forwards the client's lines to the child's stdin and closes it at the
 // client's EOF. Lines are queued for the tap before they are forwarded.
-func (s *session) pumpClient(client io.Reader, childIn *os.File, eof chan<- struct{}) {
+func (s *session) pumpClient(client io.Reader, childIn io.WriteCloser, eof chan<- struct{}) {
 	defer childIn.Close()
 	defer close(eof) // before the child sees EOF, so its exit cannot be seen first
 	s.pump(client, wire.ClientToServer, childIn, true)

@@ -115,7 +115,7 @@ type Trailer struct {
 
 // Sentinel errors.
 var (
-	ErrExists        = errors.New("recording already exists (use --force to overwrite)")
+	ErrExists        = errors.New("recording already exists")
 	ErrFormatVersion = errors.New("unsupported recording format version")
 	ErrNoHeader      = errors.New("not a codexrec recording: first line is not a header")
 )

@@ -1,14 +1,15 @@
 package sanitize
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 )
 
-// DefaultSecretEnvs are the environment variables whose values are known secrets
-// unless the caller says otherwise.
-var DefaultSecretEnvs = []string{"OPENAI_API_KEY", "CODEX_API_KEY", "ACCESS_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"}
+// DefaultSecretEnvs returns the environment variables whose values are known
+// secrets unless the caller says otherwise (a new slice each call).
+func DefaultSecretEnvs() []string {
+	return []string{"OPENAI_API_KEY", "CODEX_API_KEY", "ACCESS_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"}
+}
 
 // Placeholders of the default path maps.
 const (
@@ -17,18 +18,6 @@ const (
 	PlaceholderTmp       = "<tmp>"
 	PlaceholderCodexHome = "<codex-home>"
 )
-
-// SecretsFromEnv returns the values of the named variables that are set (shorter ones
-// than MinSecretLen too: New reports them).
-func SecretsFromEnv(getenv func(string) string, names []string) []Secret {
-	var out []Secret
-	for _, n := range names {
-		if v := getenv(n); v != "" {
-			out = append(out, Secret{Name: n, Value: v})
-		}
-	}
-	return out
-}
 
 // DefaultMaps maps the client's working directory, CODEX_HOME (or ~/.codex), the home
 // directory and the temporary directory to placeholders, each also under the name its
@@ -89,10 +78,4 @@ func WithPathMap(maps []Map, from, to string) []Map {
 		}
 	}
 	return out
-}
-
-// Defaults are the options record uses: the default secret variables from the
-// environment and the default path maps for the working directory cwd.
-func Defaults(cwd string) Options {
-	return Options{Secrets: SecretsFromEnv(os.Getenv, DefaultSecretEnvs), Maps: DefaultMaps(cwd, os.Getenv)}
 }

@@ -22,14 +22,10 @@ type node struct {
 // schema (from --schema-dir) cannot make the walk run away.
 const maxExpand = 256
 
-// undeclared walks v against nodes and appends the pointer of every member that no
-// schema at its position declares, sorted. Members of undeclared members are not
-// visited: the outermost one is the finding.
-func undeclared(v any, nodes []node, out []string) []string {
-	return undeclaredPre(v, nodes, nil, out)
-}
-
-// undeclaredPre is undeclared with the top level already expanded (when pre is set).
+// undeclaredPre walks v against nodes and appends the pointer of every member that
+// no schema at its position declares, sorted, with the top level already expanded
+// when pre is set. Members of undeclared members are not visited: the outermost one
+// is the finding.
 func undeclaredPre(v any, nodes []node, pre *expansion, out []string) []string {
 	w := walker{out: out}
 	w.walk(v, nodes, pre)

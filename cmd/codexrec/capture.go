@@ -13,6 +13,7 @@ import (
 	"github.com/codexrec/codexrec/fixtures"
 	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
@@ -43,8 +44,7 @@ type captureConfig struct {
 	verbose      bool
 	list         bool
 	timeout      time.Duration
-	exts         []recordExtension
-	versionFlag  flag.Value // --codex-version when validation defined it
+	stages       stageFlags
 }
 
 func captureFlags(fs *flag.FlagSet) any {
@@ -57,17 +57,10 @@ func captureFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.verbose, "v", false, "copy codex's stderr to stderr")
 	fs.BoolVar(&c.list, "list", false, "list the shipped scenarios and exit")
 	fs.DurationVar(&c.timeout, "timeout", fixtures.DefaultTimeout, "how long to wait for each step (a response, a notification, an exit)")
-	for _, e := range recordExtensions {
-		c.exts = append(c.exts, e.new(fs))
-	}
-	// Validation already names the schema version with --codex-version; in a capture
-	// the binary's version and the schema's are one, so the flag picks both.
-	if f := fs.Lookup("codex-version"); f != nil {
-		c.versionFlag = f.Value
-		f.Usage = "run the pinned codex `VERSION` installed by scripts/install-codex.sh, and validate against its schema (default " + codexbin.Newest + ")"
-	} else {
-		fs.StringVar(&c.codexVersion, "codex-version", "", "run the pinned codex `VERSION` installed by scripts/install-codex.sh (default "+codexbin.Newest+")")
-	}
+	// In a capture the binary's version and the schema's are one: --codex-version
+	// picks both.
+	fs.StringVar(&c.codexVersion, "codex-version", "", "run the pinned codex `VERSION` installed by scripts/install-codex.sh, and validate against its schema (default "+codexbin.Newest+")")
+	c.stages.register(fs, false)
 	return c
 }
 
@@ -93,9 +86,7 @@ func runCapture(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	if c.versionFlag != nil {
-		c.codexVersion = c.versionFlag.String()
-	}
+	c.stages.version = c.codexVersion
 	if c.codex != "" && c.codexVersion != "" {
 		return usagef("--codex and --codex-version exclude each other")
 	}
@@ -110,7 +101,7 @@ func runCapture(cfg any, args []string, std stdio) error {
 	}
 	if !c.force {
 		if _, err := os.Lstat(c.out); err == nil {
-			return &exitError{exitUsage, fmt.Errorf("%s: %w", c.out, recorder.ErrExists)}
+			return createError(fmt.Errorf("%s: %w", c.out, recorder.ErrExists))
 		}
 	}
 	var mcp []string
@@ -123,22 +114,21 @@ func runCapture(cfg any, args []string, std stdio) error {
 	}
 
 	// The hooks run once the recording exists (Run calls them, Start does not).
-	var (
-		w            *recorder.Writer
-		tap          *recordTap
-		cmdSanitizer *sanitize.Sanitizer
-	)
+	var s *record.Session
 	fcfg := fixtures.Config{Scenario: sc, Codex: bin, MCPCommand: mcp, Timeout: c.timeout,
-		Tap:  func(f *wire.Frame) error { return tap.frame(f) },
-		Idle: func() error { return w.Flush() },
+		Tap:  func(f *wire.Frame) error { return s.Frame(f) },
+		Idle: func() error { return s.Writer.Flush() },
 		Segment: func(n int, argv []string) error {
-			if cmdSanitizer != nil {
-				argv = cmdSanitizer.Strings(argv)
+			if s.Sanitizer != nil {
+				argv = s.Sanitizer.Strings(argv)
 			}
-			return w.WriteEntry(recorder.Entry{Type: recorder.TypeSegment, Time: w.Since(), Segment: n, Command: argv})
+			if s.Validator != nil && n > 1 {
+				s.Validator.Restart()
+			}
+			return s.Writer.WriteEntry(recorder.Entry{Type: recorder.TypeSegment, Time: s.Writer.Since(), Segment: n, Command: argv})
 		},
 		Exit: func(n int, r proxy.Result) error {
-			return w.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: w.Since(), Segment: n, ExitCode: r.ExitCode, Signal: r.KilledBy})
+			return s.Writer.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: s.Writer.Since(), Segment: n, ExitCode: r.ExitCode, Signal: r.KilledBy})
 		},
 	}
 	if c.verbose {
@@ -150,21 +140,13 @@ func runCapture(cfg any, args []string, std stdio) error {
 	}
 	defer sess.Close()
 
-	for _, e := range c.exts {
-		if se, ok := e.(*sanitizeExtension); ok {
-			if err := captureSanitizer(se, sess); err != nil {
-				return &exitError{exitUsage, err}
-			}
-			if !se.off {
-				cmdSanitizer = se.z
-			}
-		}
-	}
-	h := recorder.Header{Codexrec: Version, Command: sess.PortableCommand(), Scenario: sc.Name, Notes: sc.Notes}
-	if w, err = createRecording(c.out, c.force, h, c.exts); err != nil {
+	if s, err = c.stages.session("", func(o *sanitize.Options) { captureSanitizer(o, sess) }); err != nil {
 		return err
 	}
-	tap = &recordTap{w: w, exts: c.exts}
+	h := recorder.Header{Codexrec: Version, Command: sess.PortableCommand(), Scenario: sc.Name, Notes: sc.Notes}
+	if err := s.Create(c.out, h, recorder.Options{Force: c.force}); err != nil {
+		return createError(err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	res, runErr := sess.Run(ctx)
@@ -178,19 +160,19 @@ func runCapture(cfg any, args []string, std stdio) error {
 		}
 	}
 	if runErr != nil {
-		// The error may quote codex's stderr, which names the temporary directories.
+		// The error may quote codex's stderr, which names the temporary directories:
+		// Finish sanitizes the trailer's error.
 		t.Ended, t.Error = recorder.EndError, runErr.Error()
-		if cmdSanitizer != nil {
-			t.Error = cmdSanitizer.Text(t.Error)
-		}
 	}
-	extErr := finishExtensions(c.exts, w, std.err)
 	if runErr != nil && !c.keepFailed {
-		w.Abort()
+		c.stages.report(std.err, "capture", s.Report())
+		s.Writer.Abort()
 		return &exitError{exitUsage, fmt.Errorf("%w\n(no recording written; --keep-failed publishes it anyway)", runErr)}
 	}
-	if err := closeRecording(w, t); err != nil {
-		return err
+	_, finErr := s.Finish(t)
+	extErr := c.stages.report(std.err, "capture", s.Report())
+	if finErr != nil {
+		return finishError(finErr)
 	}
 	if runErr != nil {
 		return &exitError{exitUsage, fmt.Errorf("%w\n(recording %s kept: --keep-failed)", runErr, c.out)}
@@ -200,14 +182,10 @@ func runCapture(cfg any, args []string, std stdio) error {
 	return extErr
 }
 
-// captureSanitizer configures record's sanitizing stage for a capture: the session's
+// captureSanitizer amends the sanitizer's options for a capture: the session's
 // temporary CODEX_HOME and workspace map to placeholders (in front of the default
 // maps), and placeholders are keyed with a fixed salt unless --salt says otherwise.
-func captureSanitizer(se *sanitizeExtension, sess *fixtures.Session) error {
-	opts, names, err := se.flags.options("")
-	if err != nil {
-		return err
-	}
+func captureSanitizer(opts *sanitize.Options, sess *fixtures.Session) {
 	if opts.Salt == "" {
 		opts.Salt = captureSalt
 	}
@@ -222,12 +200,6 @@ func captureSanitizer(se *sanitizeExtension, sess *fixtures.Session) error {
 		maps = sanitize.WithPathMap(maps, m.From, m.To)
 	}
 	opts.Maps = maps
-	z, err := sanitize.New(opts)
-	if err != nil {
-		return err
-	}
-	se.z, se.info = z, sanitizeInfo(z, names)
-	return nil
 }
 
 // codexVersionOf names the version captured, for the closing line.

@@ -66,12 +66,13 @@ func (e *exitError) Error() string {
 }
 func (e *exitError) Unwrap() error { return e.err }
 
-// usageError marks a mistake in how the command was called.
-type usageError struct{ msg string }
+// usageError marks a mistake in how the command was called; cmd names the command
+// ("schema diff") once runCommand has seen it.
+type usageError struct{ msg, cmd string }
 
 func (e usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(format, a...)} }
 
 func main() {
 	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
@@ -86,16 +87,12 @@ func run(args []string, std stdio) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			c, ok := commands[args[1]]
+			c, ok := lookupCommand(args[1:])
 			if !ok {
-				fmt.Fprintf(std.err, "codexrec: no command %q\n", args[1])
+				fmt.Fprintf(std.err, "codexrec: no command %q (see codexrec help)\n", strings.Join(args[1:], " "))
 				return exitUsage
 			}
-			fs := newFlagSet(c, std.out)
-			if c.flags != nil {
-				c.flags(fs)
-			}
-			fs.Usage()
+			printCommandUsage(c, std.out)
 			return exitOK
 		}
 		printUsage(std.out)
@@ -112,9 +109,21 @@ func run(args []string, std stdio) int {
 	return exitCode(runCommand(c, args[1:], std), name, std.err)
 }
 
-// runCommand parses c's flags from args and runs it.
+// lookupCommand finds a command by its words ("record", "schema diff").
+func lookupCommand(words []string) (*command, bool) {
+	c, ok := commands[words[0]]
+	if ok && len(words) > 1 && c.name == "schema" {
+		c, ok = schemaCommands[words[1]]
+	} else if len(words) > 1 {
+		ok = false
+	}
+	return c, ok
+}
+
+// runCommand parses c's flags from args and runs it. -h/--help prints the
+// command's usage on stdout; a bad flag is one line on stderr that points to it.
 func runCommand(c *command, args []string, std stdio) error {
-	fs := newFlagSet(c, std.err)
+	fs := newFlagSet(c, io.Discard)
 	var cfg any
 	if c.flags != nil {
 		cfg = c.flags(fs)
@@ -126,12 +135,29 @@ func runCommand(c *command, args []string, std stdio) error {
 		args = fs.Args()
 	}
 	if errors.Is(err, flag.ErrHelp) {
+		printCommandUsage(c, std.out)
 		return nil
 	}
 	if err != nil {
-		return &exitError{code: exitUsage} // the flag package said why
+		err = usagef("%v", err)
+	} else {
+		err = c.run(cfg, args, std)
 	}
-	return c.run(cfg, args, std)
+	var ue usageError
+	if errors.As(err, &ue) && ue.cmd == "" {
+		ue.cmd = c.name
+		return ue
+	}
+	return err
+}
+
+// printCommandUsage prints c's synopsis, summary and flags.
+func printCommandUsage(c *command, out io.Writer) {
+	fs := newFlagSet(c, out)
+	if c.flags != nil {
+		c.flags(fs)
+	}
+	fs.Usage()
 }
 
 // parseInterspersed parses flags wherever they stand among the positional arguments,
@@ -171,7 +197,10 @@ func exitCode(err error, name string, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "codexrec %s: %v (see codexrec help %s)\n", name, err, name)
+		if ue.cmd != "" {
+			name = ue.cmd
+		}
+		fmt.Fprintf(stderr, "codexrec %s: %s (see codexrec help %s)\n", name, ue.msg, name)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "codexrec %s: %v\n", name, err)

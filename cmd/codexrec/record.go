@@ -4,16 +4,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
-	"sort"
 	"syscall"
 
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
-	"github.com/codexrec/codexrec/wire"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
@@ -26,48 +24,12 @@ func init() {
 	})
 }
 
-// recordExtension is a stage of record's tap chain, such as schema validation or
-// sanitizing. Extensions register in init, add their flags, and see every frame in
-// registration order before it is written.
-type recordExtension interface {
-	// Setup checks the flags and amends the header before the recording is created.
-	Setup(h *recorder.Header) error
-	// Attach hooks the writer once it exists (BeforePublish, for example).
-	Attach(w *recorder.Writer)
-	// Frame sees a frame before it is written (it may rewrite f.Line) and returns
-	// entries to write right after it (findings, redactions).
-	Frame(f *wire.Frame, w *recorder.Writer) ([]recorder.Entry, error)
-	// Finish runs when the session has ended, before the trailer; it may write entries
-	// and a summary to stderr. A non-nil error becomes the exit status (exitError).
-	Finish(w *recorder.Writer, stderr io.Writer) error
-}
-
-// entryRewriter is an extension that also cleans the entries other extensions
-// return for a frame (sanitize: a finding's reason may quote the frame's text).
-type entryRewriter interface {
-	RewriteEntry(e *recorder.Entry)
-}
-
-// recordExtensions build the extensions, in order, from the record flag set.
-var recordExtensions []struct {
-	order int
-	new   func(fs *flag.FlagSet) recordExtension
-}
-
-func registerRecordExtension(order int, f func(fs *flag.FlagSet) recordExtension) {
-	recordExtensions = append(recordExtensions, struct {
-		order int
-		new   func(fs *flag.FlagSet) recordExtension
-	}{order, f})
-	sort.SliceStable(recordExtensions, func(i, j int) bool { return recordExtensions[i].order < recordExtensions[j].order })
-}
-
 type recordConfig struct {
 	out      string
 	force    bool
 	noStderr bool
 	queue    int
-	exts     []recordExtension
+	stages   stageFlags
 }
 
 func recordFlags(fs *flag.FlagSet) any {
@@ -75,10 +37,8 @@ func recordFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.out, "o", "", "write the recording to `FILE` (required)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noStderr, "no-stderr", false, "pass the server's stderr through but do not record it")
-	fs.IntVar(&c.queue, "queue", proxy.DefaultQueueSize, "frames that may wait for the recorder before forwarding slows down")
-	for _, e := range recordExtensions {
-		c.exts = append(c.exts, e.new(fs))
-	}
+	fs.IntVar(&c.queue, "queue", proxy.DefaultQueueSize, "reads (each one or more lines) that may wait for the recorder before forwarding slows down")
+	c.stages.register(fs, true)
 	return c
 }
 
@@ -90,10 +50,17 @@ func runRecord(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
 	}
-	exts := c.exts
-	w, err := createRecording(c.out, c.force, recorder.Header{Codexrec: Version, Command: args}, exts)
+	cwd, err := os.Getwd()
 	if err != nil {
 		return err
+	}
+	s, err := c.stages.session(cwd, nil)
+	if err != nil {
+		return err
+	}
+	s.SkipStderr = c.noStderr
+	if err := s.Create(c.out, recorder.Header{Codexrec: Version, Command: args}, recorder.Options{Force: c.force}); err != nil {
+		return createError(err)
 	}
 
 	sigs := make(chan os.Signal, 4)
@@ -105,140 +72,36 @@ func runRecord(cfg any, args []string, std stdio) error {
 	signal.Notify(pipes, syscall.SIGPIPE)
 	defer signal.Stop(pipes)
 
-	tap := &recordTap{w: w, exts: exts, noStderr: c.noStderr}
-	// ReuseLines: nothing in the tap chain keeps a frame past the call (validation
-	// copies the frames it holds until the Codex version is known).
-	p := &proxy.Proxy{Tap: tap.frame, Idle: w.Flush, QueueSize: c.queue, Signals: sigs, ReuseLines: true}
-	cmd := exec.Command(args[0], args[1:]...)
-	res, runErr := p.Run(cmd, std.in, std.out, std.err)
-
-	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
+	p := &proxy.Proxy{QueueSize: c.queue, Signals: sigs}
+	res, err := s.Run(p, exec.Command(args[0], args[1:]...), std.in, std.out, std.err)
+	reportErr := c.stages.report(std.err, "record", s.Report())
 	switch {
-	case runErr != nil:
-		t.Ended, t.Error, t.ExitCode = recorder.EndStartFailed, runErr.Error(), -1
-	case res.Signal != nil:
-		t.Ended, t.Signal = recorder.EndSignal, proxy.SignalName(res.Signal)
-	case res.ClientEOF:
-		t.Ended = recorder.EndClientEOF
-	default:
-		t.Ended = recorder.EndChildExit
-	}
-	if res.TapErr != nil {
-		t.Ended, t.Error = recorder.EndError, res.TapErr.Error()
-	}
-	if runErr == nil {
-		w.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: w.Since(), Segment: 1,
-			ExitCode: res.ExitCode, Signal: res.KilledBy})
-	}
-	extErr := finishExtensions(exts, w, std.err)
-	if err := closeRecording(w, t); err != nil {
-		return err
-	}
-	if runErr != nil {
-		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", runErr, c.out)}
-	}
-	if res.TapErr != nil {
-		return &exitError{exitUsage, fmt.Errorf("recording failed, forwarding went on: %w", res.TapErr)}
+	case errors.Is(err, proxy.ErrStart):
+		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", err, c.out)}
+	case err != nil:
+		return finishError(err)
 	}
 	if res.ExitCode != 0 {
 		return &exitError{code: res.ExitCode}
 	}
-	if extErr != nil {
-		return extErr
-	}
-	return nil
+	return reportErr
 }
 
-// createRecording runs the extensions' Setup on h, creates the recording at path and
-// attaches them to it: record and capture open a recording the same way. Setup runs
-// before the file exists, so a bad flag value never leaves a file behind.
-func createRecording(path string, force bool, h recorder.Header, exts []recordExtension) (*recorder.Writer, error) {
-	for _, e := range exts {
-		if err := e.Setup(&h); err != nil {
-			return nil, &exitError{exitUsage, err}
-		}
-	}
-	w, err := recorder.Create(path, h, recorder.Options{Force: force})
-	if err != nil {
-		return nil, &exitError{exitUsage, err}
-	}
-	for _, e := range exts {
-		e.Attach(w)
-	}
-	return w, nil
-}
-
-// finishExtensions lets every extension finish once the session has ended, before
-// the trailer, and returns the first error (the exit status when nothing worse
-// happened).
-func finishExtensions(exts []recordExtension, w *recorder.Writer, stderr io.Writer) error {
-	var first error
-	for _, e := range exts {
-		if err := e.Finish(w, stderr); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-// closeRecording closes w with trailer t. A hook that refused to publish (the leak
-// guard) decides the exit code with its exitError; any other failure is exitUsage.
-func closeRecording(w *recorder.Writer, t recorder.Trailer) error {
-	err := w.Close(t)
-	if err == nil {
-		return nil
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee
+// createError is the exit status of a recording that could not be created: a
+// stage's bad setting or an I/O error, both usage-or-I/O.
+func createError(err error) error {
+	if errors.Is(err, recorder.ErrExists) {
+		return &exitError{exitUsage, fmt.Errorf("%w (--force replaces it)", err)}
 	}
 	return &exitError{exitUsage, err}
 }
 
-// recordTap is the proxy's tap in record: extensions, then the writer.
-type recordTap struct {
-	w        *recorder.Writer
-	exts     []recordExtension
-	noStderr bool
-	version  bool
-}
-
-func (t *recordTap) frame(f *wire.Frame) error {
-	if f.Dir == wire.Stderr && t.noStderr {
-		return nil
+// finishError is the exit status of a session whose recording could not be
+// finished: the leak guard's refusal is exitLeak, anything else exitUsage.
+func finishError(err error) error {
+	var le *sanitize.LeakError
+	if errors.As(err, &le) {
+		return &exitError{exitLeak, le}
 	}
-	// Extensions may replace f.Line (sanitizing): the proxy forwards its own copy of
-	// the bytes and never looks at a frame again once it is tapped (see wire.Frame).
-	if !t.version {
-		if v := wire.CodexVersion(f); v != "" {
-			t.version = true
-			if err := t.w.UpdateHeader(f.Time, recorder.Header{CodexVersion: v}); err != nil {
-				return err
-			}
-		}
-	}
-	var extra []recorder.Entry
-	for _, e := range t.exts {
-		more, err := e.Frame(f, t.w)
-		if err != nil {
-			return err
-		}
-		extra = append(extra, more...)
-	}
-	for _, e := range t.exts {
-		if r, ok := e.(entryRewriter); ok {
-			for i := range extra {
-				r.RewriteEntry(&extra[i])
-			}
-		}
-	}
-	if err := t.w.WriteFrame(f); err != nil {
-		return err
-	}
-	for _, e := range extra {
-		if err := t.w.WriteEntry(e); err != nil {
-			return err
-		}
-	}
-	return nil
+	return &exitError{exitUsage, err}
 }

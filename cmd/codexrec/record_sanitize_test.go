@@ -145,15 +145,6 @@ func recordRemovesAccessToken(t *testing.T, version string) {
 
 func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // openAIKey is a synthetic key of the sk-proj- shape (never a real one).
 var openAIKey = "sk-proj-" + strings.Repeat("Q3xv9", 30) + "T3Bl"
 

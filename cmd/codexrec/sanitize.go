@@ -1,12 +1,13 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 
+	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -22,7 +23,6 @@ func init() {
 }
 
 type sanitizeConfig struct {
-	fs      *flag.FlagSet
 	out     string
 	force   bool
 	noMaps  bool
@@ -30,7 +30,7 @@ type sanitizeConfig struct {
 }
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
-	c := &sanitizeConfig{fs: fs}
+	c := &sanitizeConfig{}
 	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
@@ -57,7 +57,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	ext, err := newSanitizeExtension(opts, names)
+	z, err := sanitize.New(opts)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -70,42 +70,34 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	h := rd.Header()
-	if err := ext.Setup(&h); err != nil {
-		return err
+	// The copy's meta entries come from the source: the session adds none.
+	s := &record.Session{Sanitizer: z, Guard: z, SecretNames: names, Copying: true}
+	if err := s.Create(c.out, rd.Header(), recorder.Options{Force: c.force}); err != nil {
+		return createError(err)
 	}
-	w, err := recorder.Create(c.out, h, recorder.Options{Force: c.force})
-	if err != nil {
-		return err
-	}
-	ext.Attach(w)
-	if err := copySanitized(rd, w, ext); err != nil {
-		w.Abort()
+	if err := copySanitized(rd, s); err != nil {
+		s.Writer.Abort()
 		return err
 	}
 	t := recorder.Trailer{Ended: recorder.EndError, ExitCode: -1, Error: "the source recording has no trailer (it was cut short)"}
 	if src := rd.Trailer(); src != nil {
 		t = *src
-		t.Error = ext.z.Text(t.Error)
 	}
-	if err := ext.Finish(w, std.err); err != nil {
-		w.Abort()
-		return err
+	_, err = s.Finish(t)
+	if r := s.Report(); len(r.Redactions) > 0 {
+		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", countSummary(r.Redactions))
 	}
-	if err := w.Close(t); err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return ee
-		}
-		return err
+	if err != nil {
+		return finishError(err)
 	}
 	return nil
 }
 
-// copySanitized copies every entry of rd to w, frames rewritten and followed by the
-// redactions they needed, free text of annotations and segment commands sanitized.
-func copySanitized(rd *recorder.Reader, w *recorder.Writer, ext *sanitizeExtension) error {
-	z := ext.z
+// copySanitized copies every entry of rd through s: frames rewritten and followed
+// by the redactions they needed, free text of annotations and segment commands
+// sanitized.
+func copySanitized(rd *recorder.Reader, s *record.Session) error {
+	z := s.Sanitizer
 	for e, err := range rd.Entries() {
 		if err != nil {
 			return err
@@ -113,27 +105,21 @@ func copySanitized(rd *recorder.Reader, w *recorder.Writer, ext *sanitizeExtensi
 		switch e.Type {
 		case recorder.TypeFrame:
 			f := &wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg}
-			extra, _ := ext.Frame(f, w)
-			if err := w.WriteFrame(f); err != nil {
+			if err := s.Frame(f); err != nil {
 				return err
-			}
-			for _, x := range extra {
-				if err := w.WriteEntry(x); err != nil {
-					return err
-				}
 			}
 			continue
 		case recorder.TypeMeta:
 			if e.Header != nil {
 				h := *e.Header
-				sanitizeHeader(z, &h)
+				h.Command, h.Notes = z.Strings(h.Command), z.Strings(h.Notes)
 				e.Header = &h
 			}
 		case recorder.TypeSegment:
 			e.Command = z.Strings(e.Command)
 		}
 		e.Reason, e.Detail = z.Text(e.Reason), z.Text(e.Detail)
-		if err := w.WriteEntry(e); err != nil {
+		if err := s.Writer.WriteEntry(e); err != nil {
 			return fmt.Errorf("%s entry of seq %d: %w", e.Type, e.Seq, err)
 		}
 	}

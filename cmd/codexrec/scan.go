@@ -14,7 +14,7 @@ func init() {
 		args:    "[flags] FILE...",
 		summary: "run the leak guard on recordings (or any text files): exit 3 when something secret-shaped is found",
 		flags: func(fs *flag.FlagSet) any {
-			c := &scanConfig{fs: fs}
+			c := &scanConfig{}
 			c.flags.register(fs, false)
 			return c
 		},
@@ -24,7 +24,6 @@ func init() {
 }
 
 type scanConfig struct {
-	fs    *flag.FlagSet
 	flags sanitizeFlags
 }
 

@@ -23,7 +23,7 @@ func init() {
 	})
 	schemaCommands["diff"] = &command{
 		name:         "schema diff",
-		args:         "[--json] [--fail-on TIER] [--experimental] OLD NEW",
+		args:         "[--json] [--fail-on LEVEL] [--experimental] OLD NEW",
 		summary:      "compare two protocol versions (embedded versions such as 0.163.0, or folders from `codex app-server generate-json-schema`), classifying each change as breaking, warning or info for a client",
 		flags:        schemaDiffFlags,
 		run:          runSchemaDiff,
@@ -60,7 +60,7 @@ func schemaDiffFlags(fs *flag.FlagSet) any {
 	c := &schemaDiffConfig{}
 	fs.BoolVar(&c.json, "json", false, "write the report as JSON")
 	fs.BoolVar(&c.experimental, "experimental", false, "compare the experimental sets (methods behind experimentalApi) instead of the stable ones")
-	fs.StringVar(&c.failOn, "fail-on", "info", "exit 1 when a change of `TIER` or worse is found: info (any change), warning, breaking, never")
+	fs.StringVar(&c.failOn, "fail-on", "info", "exit 1 when a change of this `level` or worse is found: "+failOnHelp+" (info: any change; error: breaking)")
 	fs.StringVar(&c.color, "color", "auto", "colour the text report: auto, always, never")
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rule ids and their tiers, then exit")
 	return c
@@ -77,15 +77,11 @@ func runSchemaDiff(cfg any, args []string, std stdio) error {
 	if len(args) != 2 {
 		return usagef("want two schema versions or folders, OLD and NEW")
 	}
-	var failOn diff.Tier
-	never := c.failOn == "never"
-	if !never {
-		t, ok := diff.ParseTier(c.failOn)
-		if !ok {
-			return usagef("--fail-on %q: want info, warning, breaking or never", c.failOn)
-		}
-		failOn = t
+	level, err := parseFailOn(c.failOn)
+	if err != nil {
+		return usagef("%v", err)
 	}
+	failOn, gate := level.tier()
 	colour, err := wantColour(c.color, std)
 	if err != nil {
 		return err
@@ -100,7 +96,7 @@ func runSchemaDiff(cfg any, args []string, std stdio) error {
 	if err := writeReport(std.out, r, c.json, colour); err != nil {
 		return err
 	}
-	if worst, any := r.Worst(); any && !never && worst >= failOn {
+	if worst, any := r.Worst(); any && gate && worst >= failOn {
 		return &exitError{code: exitFindings}
 	}
 	return nil

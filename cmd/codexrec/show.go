@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -33,11 +32,10 @@ type showConfig struct {
 	deltas  bool
 	follow  bool
 	poll    time.Duration
-	fs      *flag.FlagSet
 }
 
 func showFlags(fs *flag.FlagSet) any {
-	c := &showConfig{fs: fs}
+	c := &showConfig{}
 	fs.Var(&c.methods, "method", "show only frames whose method matches `GLOB` ('*' spans '/'; repeatable)")
 	fs.StringVar(&c.thread, "thread", "", "show only frames of the thread whose id starts with `ID`")
 	fs.BoolVar(&c.raw, "raw", false, "print each frame's exact JSON instead of its summary")
@@ -188,7 +186,7 @@ func (r *tailReader) Read(p []byte) (int, error) {
 			}
 			return 0, io.EOF
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink == 0 {
+		if unlinked(fi) {
 			return 0, fmt.Errorf("%s was abandoned before it was published (record aborted)", r.final)
 		}
 		if r.idle != nil {

@@ -29,6 +29,7 @@ func init() {
 
 type validateConfig struct {
 	json      bool
+	jsonl     bool
 	failOn    string
 	version   string
 	schemaDir string
@@ -36,8 +37,9 @@ type validateConfig struct {
 
 func validateFlags(fs *flag.FlagSet) any {
 	c := &validateConfig{}
-	fs.BoolVar(&c.json, "json", false, "print findings as JSON Lines on stdout, one object per finding")
-	fs.StringVar(&c.failOn, "fail-on", "invalid", "exit 1 on findings of this `level`: invalid (errors: invalid, unknown-method, unpaired-response), undeclared (also undeclared-field and experimental) or none")
+	fs.BoolVar(&c.json, "json", false, "print the report as one JSON document on stdout: every file with its versions, frame count and findings")
+	fs.BoolVar(&c.jsonl, "jsonl", false, "print findings as JSON Lines on stdout, one object per finding (what --json printed before)")
+	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 on findings of this `level` or worse: "+failOnHelp+" (error: invalid, unknown-method, unpaired-response; warning adds undeclared-field and experimental)")
 	schemaFlags(fs, &c.version, &c.schemaDir)
 	return c
 }
@@ -46,37 +48,6 @@ func validateFlags(fs *flag.FlagSet) any {
 func schemaFlags(fs *flag.FlagSet, version, dir *string) {
 	fs.StringVar(version, "codex-version", "", "validate against this Codex `VERSION` (default: from the initialize response's userAgent; the nearest older embedded version when it is not embedded)")
 	fs.StringVar(dir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
-}
-
-// failLevel says which findings make the exit code 1.
-type failLevel int
-
-const (
-	failNone failLevel = iota
-	failInvalid
-	failUndeclared
-)
-
-func parseFailOn(s string) (failLevel, error) {
-	switch s {
-	case "none":
-		return failNone, nil
-	case "invalid":
-		return failInvalid, nil
-	case "undeclared":
-		return failUndeclared, nil
-	}
-	return 0, fmt.Errorf("--fail-on %q: want invalid, undeclared or none", s)
-}
-
-func (l failLevel) fails(r schema.Rule) bool {
-	switch l {
-	case failInvalid:
-		return r.Severity() == schema.SeverityError
-	case failUndeclared:
-		return true
-	}
-	return false
 }
 
 func runValidate(cfg any, args []string, std stdio) error {
@@ -88,11 +59,15 @@ func runValidate(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no recording to validate")
 	}
+	if c.json && c.jsonl {
+		return usagef("--json and --jsonl exclude each other")
+	}
 	var inputErr error
 	failed := false
+	report := validateReport{Files: []validateFileJSON{}}
 	for _, path := range args {
-		sv := &sessionValidator{version: c.version, dir: c.schemaDir}
-		if err := sv.setup(); err != nil {
+		sv := &schema.SessionValidator{Version: c.version, Dir: c.schemaDir}
+		if err := sv.Start(); err != nil {
 			return &exitError{exitUsage, err}
 		}
 		res, err := validateFile(path, sv)
@@ -101,7 +76,7 @@ func runValidate(cfg any, args []string, std stdio) error {
 			inputErr = errors.Join(inputErr, err)
 			continue
 		}
-		for _, n := range sv.notes {
+		for _, n := range sv.Notes() {
 			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, sanitize.MaskText(n))
 		}
 		for _, f := range res.findings {
@@ -109,15 +84,28 @@ func runValidate(cfg any, args []string, std stdio) error {
 				failed = true
 			}
 		}
-		if c.json {
-			writeFindingsJSON(std.out, path, sv.schemaVersion, res.findings)
-		} else {
+		switch {
+		case c.json:
+			report.add(path, res)
+		case c.jsonl:
+			if err := writeFindingsJSON(std.out, path, res.schemaVersion, res.findings); err != nil {
+				return err
+			}
+		default:
 			for _, f := range res.findings {
 				f = printable(f)
 				fmt.Fprintf(std.out, "%s:%d: %s %s %s %s: %s\n", path, f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
 			}
 			fmt.Fprintf(std.out, "%s: codex %s, schema %s: %d frames, %s\n", path, orDash(sanitize.MaskText(res.codexVersion)),
-				orDash(sanitize.MaskText(sv.schemaVersion)), res.frames, countFindings(res.findings))
+				orDash(sanitize.MaskText(res.schemaVersion)), res.frames, countFindings(res.findings))
+		}
+	}
+	if c.json {
+		report.Failed = failed
+		enc := json.NewEncoder(std.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return err
 		}
 	}
 	if inputErr != nil {
@@ -129,15 +117,39 @@ func runValidate(cfg any, args []string, std stdio) error {
 	return nil
 }
 
+// validateReport is validate --json: one document.
+type validateReport struct {
+	Failed bool               `json:"failed"`
+	Files  []validateFileJSON `json:"files"`
+}
+
+type validateFileJSON struct {
+	File          string        `json:"file"`
+	CodexVersion  string        `json:"codexVersion,omitempty"`
+	SchemaVersion string        `json:"schemaVersion,omitempty"`
+	Frames        int           `json:"frames"`
+	Findings      []findingJSON `json:"findings"`
+}
+
+func (r *validateReport) add(file string, res *validateResult) {
+	fj := validateFileJSON{File: file, CodexVersion: sanitize.MaskText(res.codexVersion),
+		SchemaVersion: sanitize.MaskText(res.schemaVersion), Frames: res.frames, Findings: []findingJSON{}}
+	for _, f := range res.findings {
+		fj.Findings = append(fj.Findings, toFindingJSON(file, res.schemaVersion, f))
+	}
+	r.Files = append(r.Files, fj)
+}
+
 type validateResult struct {
-	frames       int
-	codexVersion string
-	findings     []schema.Finding
+	frames        int
+	codexVersion  string
+	schemaVersion string
+	findings      []schema.Finding
 }
 
 // validateFile streams a recording through sv. Findings a recording already holds
 // are ignored: they are recomputed.
-func validateFile(path string, sv *sessionValidator) (*validateResult, error) {
+func validateFile(path string, sv *schema.SessionValidator) (*validateResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
@@ -154,20 +166,21 @@ func validateFile(path string, sv *sessionValidator) (*validateResult, error) {
 		}
 		switch e.Type {
 		case recorder.TypeSegment:
-			sv.restart()
+			sv.Restart()
 		case recorder.TypeFrame:
 			res.frames++
 			fr := wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg}
-			res.findings = append(res.findings, sv.frame(&fr)...)
+			res.findings = append(res.findings, sv.Frame(&fr)...)
 		}
 	}
 	res.codexVersion = rd.Header().CodexVersion
-	if sv.codex == "" {
-		sv.codex = res.codexVersion
-	}
-	res.findings = append(res.findings, sv.finish()...)
-	if res.codexVersion == "" {
-		res.codexVersion = sv.codex
+	sv.Header = res.codexVersion
+	res.findings = append(res.findings, sv.Finish()...)
+	if c, ok := sv.Chosen(); ok {
+		res.schemaVersion = c.Schema
+		if res.codexVersion == "" && c.From != schema.FromExplicit {
+			res.codexVersion = c.Codex
+		}
 	}
 	sort.SliceStable(res.findings, func(i, j int) bool { return res.findings[i].Seq < res.findings[j].Seq })
 	return res, nil
@@ -201,7 +214,7 @@ func countFindings(fs []schema.Finding) string {
 	return fmt.Sprintf("%d %s (%s)", len(fs), word, strings.Join(parts, ", "))
 }
 
-// findingJSON is one line of validate --json.
+// findingJSON is one finding of validate --json and one line of --jsonl.
 type findingJSON struct {
 	File          string `json:"file"`
 	SchemaVersion string `json:"schemaVersion,omitempty"`
@@ -214,11 +227,18 @@ type findingJSON struct {
 	Reason        string `json:"reason"`
 }
 
-func writeFindingsJSON(w io.Writer, file, version string, fs []schema.Finding) {
+func writeFindingsJSON(w io.Writer, file, version string, fs []schema.Finding) error {
 	enc := json.NewEncoder(w)
 	for _, f := range fs {
-		f = printable(f)
-		enc.Encode(findingJSON{File: file, SchemaVersion: sanitize.MaskText(version), Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
-			Rule: string(f.Rule), Severity: string(f.Rule.Severity()), Pointer: f.Pointer, Reason: f.Reason})
+		if err := enc.Encode(toFindingJSON(file, version, f)); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+func toFindingJSON(file, version string, f schema.Finding) findingJSON {
+	f = printable(f)
+	return findingJSON{File: file, SchemaVersion: sanitize.MaskText(version), Seq: f.Seq, Dir: f.Dir.String(), Method: f.Method,
+		Rule: string(f.Rule), Severity: string(f.Rule.Severity()), Pointer: f.Pointer, Reason: f.Reason}
 }

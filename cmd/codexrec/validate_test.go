@@ -75,17 +75,33 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("validate bad.jsonl: exit %d, stdout:\n%s\nwant exit 1 and:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
 	}
 
-	r = runCodexrec(t, dir, nil, "validate", "--json", "bad.jsonl", "clean.jsonl")
+	r = runCodexrec(t, dir, nil, "validate", "--jsonl", "bad.jsonl", "clean.jsonl")
 	lines := strings.Split(strings.TrimSpace(string(r.stdout)), "\n")
 	if r.code != 1 || len(lines) != 3 {
-		t.Fatalf("--json: exit %d, %d lines:\n%s", r.code, len(lines), r.stdout)
+		t.Fatalf("--jsonl: exit %d, %d lines:\n%s", r.code, len(lines), r.stdout)
 	}
 	var f struct{ File, Rule, Severity, Pointer, Dir, Method, SchemaVersion string }
 	if err := json.Unmarshal([]byte(lines[0]), &f); err != nil {
 		t.Fatal(err)
 	}
 	if f.File != "bad.jsonl" || f.Rule != "invalid" || f.Severity != "error" || f.Pointer != "/params/threadId" || f.SchemaVersion != "0.163.0" {
-		t.Errorf("--json first finding %+v", f)
+		t.Errorf("--jsonl first finding %+v", f)
+	}
+	// --json is one document, as in every other command.
+	r = runCodexrec(t, dir, nil, "validate", "--json", "bad.jsonl", "clean.jsonl")
+	var doc struct {
+		Failed bool
+		Files  []struct {
+			File, SchemaVersion string
+			Frames              int
+			Findings            []struct{ Rule string }
+		}
+	}
+	if err := json.Unmarshal(r.stdout, &doc); err != nil || r.code != 1 {
+		t.Fatalf("--json: exit %d, %v:\n%s", r.code, err, r.stdout)
+	}
+	if !doc.Failed || len(doc.Files) != 2 || len(doc.Files[0].Findings) != 3 || len(doc.Files[1].Findings) != 0 || doc.Files[0].Frames != 5 {
+		t.Errorf("--json document %+v", doc)
 	}
 
 	for _, tc := range []struct {
@@ -100,7 +116,7 @@ func TestValidateCommand(t *testing.T) {
 		{[]string{"validate", "--codex-version", "0.168.3", "clean.jsonl"}, 0, "has no embedded schema; validating against 0.163.0, the nearest older one"},
 		{[]string{"validate", "newer.jsonl"}, 0, "newer.jsonl: codex 0.165.0 (initialize userAgent) has no embedded schema; validating against 0.163.0, the nearest older one"},
 		{[]string{"validate", "missing.jsonl", "clean.jsonl"}, 2, "missing.jsonl"},
-		{[]string{"validate", "--fail-on", "sometimes", "clean.jsonl"}, 2, "want invalid, undeclared or none"},
+		{[]string{"validate", "--fail-on", "sometimes", "clean.jsonl"}, 2, "want info, warning, error or never"},
 		{[]string{"validate", "--codex-version", "banana", "clean.jsonl"}, 2, "not a codex version"},
 		{[]string{"validate"}, 2, "no recording"},
 	} {
@@ -229,7 +245,7 @@ func TestRecordValidates(t *testing.T) {
 		t.Errorf("bad session: exit %d, want 1\n%s", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"codex 0.165.0 (--codex-version) has no embedded schema; validating against 0.163.0, the nearest older one",
+		"codex 0.165.0 (explicit) has no embedded schema; validating against 0.163.0, the nearest older one",
 		"c2s thread/frobnicate unknown-method /method",
 	} {
 		if strings.Count(string(r.stderr), want) != 1 {

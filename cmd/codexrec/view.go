@@ -24,11 +24,10 @@ func init() {
 type viewConfig struct {
 	out   string
 	force bool
-	fs    *flag.FlagSet
 }
 
 func viewFlags(fs *flag.FlagSet) any {
-	c := &viewConfig{fs: fs}
+	c := &viewConfig{}
 	fs.StringVar(&c.out, "o", "", "write the page to `FILE` (required; - for stdout)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	return c

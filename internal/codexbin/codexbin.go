@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Versions are the Codex versions the project pins: the product integration's version
@@ -41,7 +42,7 @@ func Find(version string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("%w: codex %s (install it with: scripts/install-codex.sh %s, or pass --codex PATH)", ErrNotInstalled, version, version)
+	return "", fmt.Errorf("%w: codex %s (scripts/install-codex.sh %s installs it)", ErrNotInstalled, version, version)
 }
 
 // ModuleRoot is the nearest directory at or above the working directory holding the
@@ -52,7 +53,7 @@ func ModuleRoot() (string, error) {
 		return "", err
 	}
 	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && len(b) > 15 && string(b[:15]) == "module codexrec" {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/codexrec/codexrec\n") {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)

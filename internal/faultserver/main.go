@@ -60,7 +60,7 @@ func main() {
 		}
 		if n == *killAfter {
 			out.Flush()
-			syscall.Kill(os.Getpid(), signalByName(*sig))
+			killSelf(signalByName(*sig))
 			select {}
 		}
 		line, err := in.ReadString('\n')

@@ -10,10 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/codexrec/codexrec/internal/codextest"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"strconv"
 	"testing"
@@ -57,10 +57,7 @@ func StartT(t testing.TB) *Session {
 	t.Helper()
 	chromium, driver, err := Find()
 	if err != nil {
-		if os.Getenv("CODEXREC_REQUIRE_CODEX") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
+		codextest.Missing(t, "%v", err)
 	}
 	s, err := Start(chromium, driver, t.TempDir())
 	if err != nil {

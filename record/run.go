@@ -1,0 +1,97 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+
+	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/recorder"
+)
+
+// Result says how a recorded session ended.
+type Result struct {
+	proxy.Result
+	// Trailer is the recording's last line as written.
+	Trailer recorder.Trailer
+}
+
+// ErrTap wraps the first error of the recording pipeline during a session (a write
+// error, a tap's error): forwarding went on, the recording stopped there.
+var ErrTap = errors.New("recording failed, forwarding went on")
+
+// Run starts cmd (Stdin, Stdout and Stderr nil) behind p, forwards between it and
+// the client, records every frame in s and finishes the session (trailer, leak
+// guard, publish). p carries the proxy's settings (QueueSize, Signals) and may be
+// nil; its Tap and Idle are the session's. The error is the first of: Finish failed
+// (a *sanitize.LeakError when the guard refused), the server could not be started
+// (wrapping proxy.ErrStart; the recording says so), the pipeline failed (ErrTap). The server's own exit status is in the Result.
+func (s *Session) Run(p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
+	p = s.bind(p)
+	res, runErr := p.Run(cmd, client, clientOut, errOut)
+	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
+	switch {
+	case runErr != nil:
+		t.Ended, t.Error, t.ExitCode = recorder.EndStartFailed, runErr.Error(), -1
+	case res.Signal != nil:
+		t.Ended, t.Signal = recorder.EndSignal, proxy.SignalName(res.Signal)
+	case res.ClientEOF:
+		t.Ended = recorder.EndClientEOF
+	default:
+		t.Ended = recorder.EndChildExit
+	}
+	var exitErr error
+	if runErr == nil && s.Writer != nil {
+		exitErr = s.Writer.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: s.Writer.Since(), Segment: 1,
+			ExitCode: res.ExitCode, Signal: res.KilledBy})
+	}
+	return s.end(res, t, runErr, exitErr)
+}
+
+// Serve is Run for a server reached through streams (proxy.Server): an in-process
+// server, or a transport other than a child's stdio.
+func (s *Session) Serve(p *proxy.Proxy, srv proxy.Server, client io.Reader, clientOut io.Writer) (Result, error) {
+	p = s.bind(p)
+	res := p.Serve(srv, client, clientOut)
+	t := recorder.Trailer{Ended: recorder.EndChildExit}
+	if res.ClientEOF {
+		t.Ended = recorder.EndClientEOF
+	}
+	return s.end(res, t, nil, nil)
+}
+
+func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
+	if p == nil {
+		p = &proxy.Proxy{}
+	}
+	p.Tap = s.Frame
+	if s.Writer != nil {
+		p.Idle = s.Writer.Flush
+	}
+	// Nothing in the pipeline keeps a frame past the call (validation copies the
+	// frames it holds until the Codex version is known).
+	p.ReuseLines = true
+	return p
+}
+
+func (s *Session) end(res proxy.Result, t recorder.Trailer, runErr, exitErr error) (Result, error) {
+	tapErr := res.TapErr
+	if tapErr == nil {
+		tapErr = exitErr
+	}
+	if tapErr != nil {
+		t.Ended, t.Error = recorder.EndError, tapErr.Error()
+	}
+	t, finErr := s.Finish(t)
+	out := Result{Result: res, Trailer: t}
+	switch {
+	case finErr != nil:
+		return out, finErr
+	case runErr != nil:
+		return out, runErr
+	case tapErr != nil:
+		return out, fmt.Errorf("%w: %w", ErrTap, tapErr)
+	}
+	return out, nil
+}
