@@ -18,19 +18,15 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
-
+	"github.com/codexrec/codexrec/internal/benchload"
 	"github.com/codexrec/codexrec/internal/jsonx"
-	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -46,11 +42,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchserver: -fixture FILE is required")
 		os.Exit(2)
 	}
-	s, err := load(*fixture, *outputKB*1024)
+	turn, err := benchload.Load(*fixture, *outputKB*1024)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchserver:", err)
 		os.Exit(2)
 	}
+	s := &server{Turn: turn}
 	if *stream > 0 {
 		s.stream = &streamSpec{n: *stream, bigEvery: *bigEvery, bigSize: *bigKB * 1024, interval: *interval}
 	}
@@ -60,114 +57,15 @@ func main() {
 	}
 }
 
-// server holds the recorded answers: per request method, the response (its id is
-// replaced by the request's) and, for turn/start, the turn's notifications.
+// server answers with a recorded turn.
 type server struct {
-	responses map[string][]byte
-	turn      [][]byte
-	// templates for -stream: a message delta, a command-output delta, turn/completed.
-	msgDelta, outDelta, completed []byte
-	stream                        *streamSpec
+	*benchload.Turn
+	stream *streamSpec
 }
 
 type streamSpec struct {
 	n, bigEvery, bigSize int
 	interval             time.Duration
-}
-
-// load reads the fixture: the first response to each client request method, and the
-// frames of the first turn (see the package comment).
-func load(path string, outputSize int) (*server, error) {
-	rec, err := recorder.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	s := &server{responses: map[string][]byte{}}
-	inTurn, grown := false, false
-	for _, e := range rec.Frames(wire.ClientToServer, wire.ServerToClient) {
-		line := e.Line
-		if !wire.HasNewline(line) {
-			line = append(bytes.Clone(line), '\n')
-		}
-		switch {
-		case e.Dir == wire.ClientToServer && e.Msg.Kind == wire.KindRequest && e.Msg.Method == "turn/start":
-			inTurn = s.turn == nil
-		case e.Dir != wire.ServerToClient:
-		case e.Msg.Kind == wire.KindResponse:
-			if _, ok := s.responses[e.Msg.Method]; !ok && e.Msg.Method != "" {
-				s.responses[e.Msg.Method] = line
-			}
-		case e.Msg.Kind != wire.KindNotification:
-			// a server request: not served (nothing answers it)
-		case e.Msg.Method == "item/agentMessage/delta" && s.msgDelta == nil:
-			s.msgDelta = line
-			fallthrough
-		default:
-			if e.Msg.Method == "item/commandExecution/outputDelta" {
-				if s.outDelta == nil {
-					s.outDelta = line
-				}
-				if !grown && outputSize > 0 {
-					line, grown = withDelta(line, commandOutput(outputSize)), true
-				}
-			}
-			if e.Msg.Method == "turn/completed" && inTurn {
-				s.completed = line
-			}
-			if inTurn && e.Msg.Method != "serverRequest/resolved" {
-				s.turn = append(s.turn, line)
-			}
-			if e.Msg.Method == "turn/completed" {
-				inTurn = false
-			}
-		}
-	}
-	for _, m := range []string{"initialize", "turn/start"} {
-		if s.responses[m] == nil {
-			return nil, fmt.Errorf("%s: no %s response", path, m)
-		}
-	}
-	if s.completed == nil || s.msgDelta == nil {
-		return nil, fmt.Errorf("%s: no turn with message deltas and turn/completed", path)
-	}
-	if s.outDelta == nil {
-		s.outDelta = s.msgDelta // -stream's large deltas are then message deltas
-	}
-	return s, nil
-}
-
-// commandOutput is about n bytes of JSON-escaped build-log-like text.
-func commandOutput(n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "ok  \\tgithub.com/example/project/internal/pkg%03d\\t0.%03ds\\tcoverage: %d.%d%% of statements\\n", i%1000, i%997, i%100, i%10)
-	}
-	return b.String()[:n]
-}
-
-// withDelta is line with params.delta's JSON string replaced by the string whose
-// escaped body is text.
-func withDelta(line []byte, text string) []byte {
-	d := gjson.GetBytes(line, "params.delta")
-	if d.Type != gjson.String || d.Index == 0 {
-		return line
-	}
-	out := make([]byte, 0, len(line)+len(text))
-	out = append(out, line[:d.Index+1]...)
-	out = append(out, text...)
-	return append(out, line[d.Index+len(d.Raw)-1:]...)
-}
-
-// withID is a response line with its id replaced by id (raw JSON).
-func withID(line []byte, id string) []byte {
-	v := gjson.GetBytes(line, "id")
-	if !v.Exists() || v.Index == 0 {
-		return line
-	}
-	out := make([]byte, 0, len(line)+len(id))
-	out = append(out, line[:v.Index]...)
-	out = append(out, id...)
-	return append(out, line[v.Index+len(v.Raw):]...)
 }
 
 // serve answers requests until in ends. Each frame is its own write(2), as the real
@@ -195,12 +93,12 @@ func (s *server) answer(line []byte, out io.Writer) error {
 	if m.Kind != wire.KindRequest {
 		return nil // notifications (initialized) and anything else need no answer
 	}
-	resp, ok := s.responses[m.Method]
+	resp, ok := s.Responses[m.Method]
 	if !ok {
 		_, err := fmt.Fprintf(out, `{"id":%s,"error":{"code":-32601,"message":"benchserver serves no %s"}}`+"\n", m.ID, jsonx.EscapeDEL.AppendString(nil, m.Method))
 		return err
 	}
-	if _, err := out.Write(withID(resp, string(m.ID))); err != nil {
+	if _, err := out.Write(benchload.WithID(resp, string(m.ID))); err != nil {
 		return err
 	}
 	if m.Method != "turn/start" {
@@ -209,7 +107,7 @@ func (s *server) answer(line []byte, out io.Writer) error {
 	if s.stream != nil {
 		return s.streamTurn(out)
 	}
-	for _, f := range s.turn {
+	for _, f := range s.Frames {
 		if _, err := out.Write(f); err != nil {
 			return err
 		}
@@ -222,7 +120,7 @@ func (s *server) streamTurn(out io.Writer) error {
 	st := s.stream
 	var big string
 	if st.bigEvery > 0 {
-		big = commandOutput(st.bigSize)
+		big = benchload.CommandOutput(st.bigSize)
 	}
 	next := time.Now()
 	for i := 1; i <= st.n; i++ {
@@ -232,15 +130,15 @@ func (s *server) streamTurn(out io.Writer) error {
 		stamp := "t" + strconv.FormatInt(time.Now().UnixNano(), 10) + " "
 		var f []byte
 		if st.bigEvery > 0 && i%st.bigEvery == 0 {
-			f = withDelta(s.outDelta, stamp+big)
+			f = benchload.WithDelta(s.OutDelta, stamp+big)
 		} else {
-			f = withDelta(s.msgDelta, stamp)
+			f = benchload.WithDelta(s.MsgDelta, stamp)
 		}
 		if _, err := out.Write(f); err != nil {
 			return err
 		}
 		next = next.Add(st.interval)
 	}
-	_, err := out.Write(s.completed)
+	_, err := out.Write(s.Completed)
 	return err
 }
