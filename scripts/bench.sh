@@ -11,12 +11,15 @@
 #                  single turns per path) and of BenchmarkLoad (one 1000-delta turn)
 #   HUGE=0         skip the huge-line memory bench (HUGE_MB=100 sets the line's size)
 #   ECHO=0         skip the cat-echo framing bench
+#   BASE=REV       also run the record paths of codexrec built at git revision REV
+#                  (base-plain, base-record): before and after, in the same run
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 benchtime=${BENCHTIME:-2s}
 out=$(mktemp)
-trap 'rm -f "$out" "$out.test" "$out.turn"' EXIT
+base=
+trap 'rm -f "$out" "$out.test" "$out.turn"; [ -z "$base" ] || rm -rf "$base"' EXIT
 # PIN=1 runs everything on one CPU: no wake-up crosses CPUs, so the round trip measures
 # the work on the path (steadier on a shared machine, but not what a client sees).
 pin=()
@@ -24,6 +27,13 @@ if [ "${PIN:-0}" = 1 ]; then
   pin=(taskset -c 0)
 fi
 go test -c -o "$out.test" ./cmd/codexrec
+if [ -n "${BASE:-}" ]; then
+  base=$(mktemp -d)
+  mkdir "$base/src"
+  git archive "$BASE" | tar -x -C "$base/src"
+  (cd "$base/src" && go build -o "$base/codexrec" ./cmd/codexrec)
+  export CODEXREC_BASE="$base/codexrec"
+fi
 realistic='^Benchmark(Turn|Load)$'
 (cd cmd/codexrec && "${pin[@]}" "$out.test" -test.run '^$' -test.bench "$realistic" -test.benchtime "${ROUNDS:-20}x" -test.count "${COUNT:-3}") | tee "$out.turn"
 if [ "${HUGE:-1}" != 0 ]; then

@@ -58,4 +58,4 @@ END {
     printf "  %-13s     %6.2f                          %6.2f                    %6.2f\n", p, median(a, tr), median(b5, tr), median(b9, tr)
   }
 }
-BEGIN { np = split("server relay-c record-plain record", paths, " ") }
+BEGIN { np = split("server relay-c record-plain record base-plain base-record", paths, " ") }

@@ -30,11 +30,17 @@ const turnFixture = "../../fixtures/hermetic/0.171.0/approval-accept.jsonl"
 
 // turnPaths are the paths a turn can take, in the table's order; BENCH_PATHS (a
 // comma-separated list) runs some of them only (to profile one, for example).
+// CODEXREC_BASE, the path of another codexrec binary (an older build), adds its
+// record paths as base-plain and base-record: before and after, in the same run.
 var turnPaths = func() []string {
 	if p := os.Getenv("BENCH_PATHS"); p != "" {
 		return strings.Split(p, ",")
 	}
-	return []string{"server", "relay-c", "record-plain", "record"}
+	paths := []string{"server", "relay-c", "record-plain", "record"}
+	if os.Getenv("CODEXREC_BASE") != "" {
+		paths = append(paths, "base-plain", "base-record")
+	}
+	return paths
 }()
 
 // turnClient is one session with the bench server along one path.
@@ -89,6 +95,12 @@ func startTurnClient(b *testing.B, path, relay string, server []string) *turnCli
 	case "record":
 		c.rec = filepath.Join(b.TempDir(), "record.jsonl")
 		argv = append([]string{codexrecBin, "record", "--force", "-o", c.rec, "--"}, server...)
+	case "base-plain":
+		c.rec = filepath.Join(b.TempDir(), "base-plain.jsonl")
+		argv = append([]string{os.Getenv("CODEXREC_BASE"), "record", "--no-validate", "--no-sanitize", "--force", "-o", c.rec, "--"}, server...)
+	case "base-record":
+		c.rec = filepath.Join(b.TempDir(), "base-record.jsonl")
+		argv = append([]string{os.Getenv("CODEXREC_BASE"), "record", "--force", "-o", c.rec, "--"}, server...)
 	default:
 		b.Fatalf("unknown path %s", path)
 	}
