@@ -121,6 +121,7 @@ func (c *Checker) Check(r io.Reader, name string) (*Result, error) {
 		s.entry(&e, rd.Header())
 	}
 	s.finish(rd.Header(), rd.Trailer())
+	s.problems(rd.Problems())
 	res := s.res
 	res.CodexVersion = rd.Header().CodexVersion
 	slices.SortStableFunc(res.Findings, func(a, b Finding) int {
@@ -252,6 +253,21 @@ func (s *state) finish(h recorder.Header, t *recorder.Trailer) {
 		s.trailerExit(t, s.exits > 0)
 	}
 	s.res.Segments = s.segment
+}
+
+// problems reports the reader's structural problems. A torn last line adds its
+// detail to the truncated finding.
+func (s *state) problems(ps []recorder.Problem) {
+	for _, p := range ps {
+		f := Finding{Rule: RuleStructure, Message: fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message)}
+		if p.Seq > 0 {
+			f.Seqs = []int64{p.Seq}
+		}
+		if p.Kind == recorder.ProblemTruncated {
+			f.Rule = RuleTruncated
+		}
+		s.report(f)
+	}
 }
 
 // view is msg as a string without a copy, for gjson: a frame's bytes are never

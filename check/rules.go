@@ -77,6 +77,7 @@ const (
 	RuleServerExit         = "server-exit"
 	RuleStderrError        = "stderr-error"
 	RuleTruncated          = "truncated"
+	RuleStructure          = "structure"
 	RuleSchema             = "schema" // prefix: "schema/invalid", "schema/undeclared-field", ...
 )
 
@@ -108,7 +109,8 @@ var rules = []Rule{
 	{RuleANSI, Warning, "a JSON message carries ANSI escape sequences"},
 	{RuleServerExit, Error, "the server exited with a non-zero code, by a signal, or could not start"},
 	{RuleStderrError, Info, "ERROR lines on the server's stderr (counted, not failed)"},
-	{RuleTruncated, Warning, "the recording has no trailer: it was cut short"},
+	{RuleTruncated, Warning, "the recording has no trailer or its last line is torn: it was cut short"},
+	{RuleStructure, Error, "the recording's structure is broken: seq not increasing, a trailer not at the end, two headers, trailer counts that disagree"},
 	{RuleSchema, Error, "findings of schema validation (as `codexrec validate`), under schema/<rule>; severity per finding"},
 }
 

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -272,6 +273,18 @@ var ruleCases = []struct {
 	{"truncated: no trailer", "", func(m *mutable) []want {
 		return []want{{check.RuleTruncated, nil}}
 	}, cutTrailer},
+	{"truncated: the last line torn mid-entry", "", func(m *mutable) []want {
+		// One finding for the missing trailer, one for the torn line.
+		return []want{{check.RuleTruncated, nil}, {check.RuleTruncated, nil}}
+	}, func(t testing.TB, path string) {
+		cutTrailer(t, path)
+		appendToFile(t, path, `{"type":"frame","seq":999,"t":9,"dir":"s2c","kind":"notifica`)
+	}},
+	{"structure: a frame after the trailer, its seq going backwards", "", func(m *mutable) []want {
+		return []want{{check.RuleStructure, []int64{1}}, {check.RuleStructure, []int64{1}}}
+	}, func(t testing.TB, path string) {
+		appendToFile(t, path, `{"type":"frame","seq":1,"t":9,"dir":"stderr","raw":"late"}`+"\n")
+	}},
 	{"schema findings recorded live are included", "", func(m *mutable) []want {
 		i := m.find(s2c, wire.KindNotification, "turn/started", 0)
 		seq := m.seqAt(i)
@@ -308,6 +321,11 @@ func TestRules(t *testing.T) {
 			}
 			var got []want
 			for _, f := range res.Findings {
+				// Mutations insert frames under fresh seqs, out of file order: that is a
+				// structure finding, tested by its own case.
+				if f.Rule == check.RuleStructure && ruleUnderTest != check.RuleStructure {
+					continue
+				}
 				if f.Severity >= check.Warning || f.Rule == ruleUnderTest {
 					got = append(got, want{f.Rule, f.Seqs})
 				}
@@ -365,6 +383,18 @@ func TestQuotedTextMasked(t *testing.T) {
 	}
 	if quoted != 3 {
 		t.Errorf("%d findings quote the masked key, want 3: %+v", quoted, res.Findings)
+	}
+}
+
+func appendToFile(t testing.TB, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -41,6 +41,10 @@ func compareValues(out []fieldChange, ptr string, a, b any) []fieldChange {
 // the pointer in path (a scratch buffer, restored on return). A string holding JSON
 // (normalize.JSONText) is compared as JSON; its members' pointers continue after a
 // '#': /params/item/arguments#/cmd. Array indices are generalised to "*".
+//
+// Members and elements are compared by descending into them, never by asking
+// normalize.Equal first: that would visit each subtree once per level above it,
+// quadratic in the depth. Recursion is bounded by normalize.MaxDepth.
 func compareAt(out []fieldChange, path *[]byte, a, b any) []fieldChange {
 	ta, tb := normalize.TypeOf(a), normalize.TypeOf(b)
 	if ta != tb {
@@ -65,10 +69,8 @@ func compareAt(out []fieldChange, path *[]byte, a, b any) []fieldChange {
 				out = append(out, fieldChange{Added, string(appendMember(*path, bo[j].Key)), nil, bo[j].Value})
 				j++
 			default:
-				if !normalize.Equal(a[i].Value, bo[j].Value) {
-					*path = appendMember(*path, a[i].Key)
-					out = compareAt(out, path, a[i].Value, bo[j].Value)
-				}
+				*path = appendMember(*path, a[i].Key)
+				out = compareAt(out, path, a[i].Value, bo[j].Value)
 				i, j = i+1, j+1
 			}
 		}
@@ -86,9 +88,7 @@ func compareAt(out []fieldChange, path *[]byte, a, b any) []fieldChange {
 			case i >= len(a):
 				out = append(out, fieldChange{Added, string(*path), nil, bs[i]})
 			default:
-				if !normalize.Equal(a[i], bs[i]) {
-					out = compareAt(out, path, a[i], bs[i])
-				}
+				out = compareAt(out, path, a[i], bs[i])
 			}
 		}
 		return out

@@ -57,6 +57,8 @@ type Session struct {
 	S2C    []Message
 	// Stderr counts stderr lines; they are logs with timestamps and are not compared.
 	Stderr int
+	// Problems are the recording's structural problems (a torn last line, ...).
+	Problems []recorder.Problem
 }
 
 // Messages returns the messages of direction d.
@@ -109,6 +111,7 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 		}
 	}
 	s.Header = rd.Header()
+	s.Problems = rd.Problems()
 	return s, nil
 }
 

@@ -47,7 +47,8 @@ type Proxy struct {
 	QueueSize int
 
 	// Signals, when set, delivers signals to forward to the child (SIGINT, SIGTERM,
-	// SIGHUP from signal.Notify).
+	// SIGHUP from signal.Notify). SIGQUIT is forwarded as SIGTERM: it asks the proxy
+	// to end the session, not the server for a core dump.
 	Signals <-chan os.Signal
 
 	// DrainTimeout is how long to wait for the child's stdout and stderr to reach EOF
@@ -71,13 +72,24 @@ type Result struct {
 	KilledBy  string    // the signal that killed the child, e.g. "SIGTERM"
 	ClientErr error     // writing to the client failed (it stopped reading); forwarding to it stopped
 	TapErr    error     // the first error returned by Tap
+	// LastDelivered is the seq of the last frame written to the client; Undelivered
+	// counts the frames bound for the client that were read and tapped (marked
+	// wire.Frame.Undelivered) but not written to it, after ClientErr.
+	LastDelivered int64
+	Undelivered   int64
 }
+
+// ErrClientStuck is ClientErr when a write to the client was still blocked when the
+// session ended (the client neither read nor closed its end).
+var ErrClientStuck = errors.New("the client stopped reading: a write to it never completed")
 
 // ErrStart wraps the reason a child could not be started.
 var ErrStart = errors.New("cannot start server")
 
 // Run starts cmd, whose Stdin, Stdout and Stderr must be nil, and forwards between it
-// and the client until the child has exited and its output is drained. The child's
+// and the client until the child has exited and its output is drained. On Linux the
+// child gets SIGTERM if the proxy dies (unless cmd.SysProcAttr asks otherwise), so a
+// server that ignores the end of its stdin is not orphaned. The child's
 // stderr is copied to errOut unchanged (and tapped). Run returns an error only when the
 // child cannot be started; everything else is reported in Result.
 func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
@@ -99,6 +111,7 @@ func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	setDeathSignal(cmd)
 	if p.Start.IsZero() {
 		p.Start = time.Now()
 	}
@@ -138,6 +151,9 @@ loop:
 			if res.Signal == nil {
 				res.Signal = sig
 			}
+			if sig == syscall.SIGQUIT {
+				sig = syscall.SIGTERM
+			}
 			cmd.Process.Signal(sig)
 		case <-clientEOF:
 			clientEOF = nil
@@ -165,6 +181,9 @@ loop:
 	inW.Close()
 	if drainedAll {
 		res.ClientErr = clientErr
+	}
+	if res.ClientErr == nil && res.Undelivered > 0 {
+		res.ClientErr = ErrClientStuck
 	}
 	res.ExitCode, res.KilledBy = exitStatus(cmd.ProcessState)
 	return res, nil

@@ -29,7 +29,13 @@ type session struct {
 	wake   chan struct{} // a read was forwarded
 	tapped chan struct{} // closed when the tapper has tapped everything and returned
 	pairer wire.Pairer   // the tapper's
-	res    *Result       // TapErr is the tapper's until tapped is closed
+	res    *Result       // TapErr, LastDelivered, Undelivered are the tapper's until tapped is closed
+
+	// The tapper waits for the outcome of a write to the client before tapping what
+	// it carried, so a frame is recorded as delivered only when it was.
+	written   sync.Cond   // signalled (under mu) when a tracked write has finished
+	waiting   atomic.Bool // the tapper waits on written
+	abandoned bool        // under mu: writes still pending will never finish
 }
 
 // maxQueued bounds the bytes waiting for the tap, whatever QueueSize says.
@@ -42,6 +48,46 @@ type batch struct {
 	// owners counts who still uses chunk, the pump (until its write) and the tapper;
 	// with Proxy.ReuseLines the last one hands the buffer back.
 	owners atomic.Int32
+	// track says the write's outcome matters (to the client); state is pending, then
+	// delivered or undelivered.
+	track bool
+	state atomic.Int32
+}
+
+const (
+	pending int32 = iota
+	delivered
+	undelivered
+)
+
+// outcome waits until b's write has finished (or will never finish) and reports
+// whether it delivered b.
+func (s *session) outcome(b *batch) bool {
+	if st := b.state.Load(); st != pending {
+		return st == delivered
+	}
+	s.mu.Lock()
+	s.waiting.Store(true)
+	for b.state.Load() == pending && !s.abandoned {
+		s.written.Wait()
+	}
+	s.waiting.Store(false)
+	s.mu.Unlock()
+	return b.state.Load() == delivered
+}
+
+// wrote records the outcome of b's write and wakes the tapper if it waits for it.
+func (s *session) wrote(b *batch, ok bool) {
+	st := undelivered
+	if ok {
+		st = delivered
+	}
+	b.state.Store(st)
+	if b.track && s.waiting.Load() {
+		s.mu.Lock()
+		s.written.Broadcast()
+		s.mu.Unlock()
+	}
 }
 
 // readSize is the buffer a pump reads into; the lines that arrived together, up to
@@ -78,6 +124,7 @@ var poisonReleased bool
 func newSession(p *Proxy, res *Result) *session {
 	s := &session{p: p, res: res, wake: make(chan struct{}, 1), tapped: make(chan struct{})}
 	s.room.L = &s.mu
+	s.written.L = &s.mu
 	go s.tapper()
 	return s
 }
@@ -120,10 +167,19 @@ func (s *session) tapper() {
 		s.room.Broadcast()
 		s.mu.Unlock()
 		for _, b := range batches {
+			lost := b.track && !s.outcome(b)
 			for i := range b.frames {
 				f := &b.frames[i]
 				s.p.seq++
 				f.Seq = s.p.seq
+				if b.track {
+					if lost {
+						f.Undelivered = true
+						s.res.Undelivered++
+					} else {
+						s.res.LastDelivered = f.Seq
+					}
+				}
 				if f.Dir != wire.Stderr {
 					f.Msg = wire.Classify(f.Line)
 					s.pairer.Observe(f.Dir, &f.Msg)
@@ -157,6 +213,8 @@ func (s *session) stop() {
 	s.mu.Lock()
 	s.closed = true
 	s.room.Broadcast()
+	s.abandoned = true // a write still blocked now is not waited for: undelivered
+	s.written.Broadcast()
 	s.mu.Unlock()
 	s.forwarded()
 	<-s.tapped
@@ -171,7 +229,8 @@ func (s *session) pumpClient(client io.Reader, childIn io.WriteCloser, eof chan<
 }
 
 // pumpOut forwards one of the child's output streams to w until EOF. When w fails
-// (the client stopped reading) it keeps draining and tapping, and returns the error.
+// (the client stopped reading) it keeps draining and tapping, and returns the error;
+// what it could not write to the client is tapped as undelivered.
 func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error {
 	return s.pump(src, dir, w, false)
 }
@@ -203,7 +262,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 					wire.Release(read)
 				}
 			}
-			b := &batch{chunk: chunk, frames: make([]wire.Frame, 0, 8)}
+			b := &batch{chunk: chunk, frames: make([]wire.Frame, 0, 8), track: dir == wire.ServerToClient}
 			b.owners.Store(2)
 			at := time.Since(s.p.Start)
 			for rest := chunk; len(rest) > 0; {
@@ -222,6 +281,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 			if werr == nil && w != nil {
 				_, werr = w.Write(chunk)
 			}
+			s.wrote(b, werr == nil)
 			s.release(b)
 			s.forwarded()
 		}

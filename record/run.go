@@ -17,6 +17,11 @@ type Result struct {
 	Trailer recorder.Trailer
 }
 
+// ErrUndelivered wraps the error writing to the client (it stopped reading): the
+// server was still drained and every frame recorded, those the client never got
+// marked undelivered, and the trailer says which was the last one delivered.
+var ErrUndelivered = errors.New("writing to the client failed")
+
 // ErrTap wraps the first error of the recording pipeline during a session (a write
 // error, a tap's error): forwarding went on, the recording stopped there.
 var ErrTap = errors.New("recording failed, forwarding went on")
@@ -26,7 +31,9 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 // guard, publish). p carries the proxy's settings (QueueSize, Signals) and may be
 // nil; its Tap and Idle are the session's. The error is the first of: Finish failed
 // (a *sanitize.LeakError when the guard refused), the server could not be started
-// (wrapping proxy.ErrStart; the recording says so), the pipeline failed (ErrTap). The server's own exit status is in the Result.
+// (wrapping proxy.ErrStart; the recording says so), the pipeline failed (ErrTap),
+// the client stopped reading (ErrUndelivered). The server's own exit status is in
+// the Result.
 func (s *Session) Run(p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
 	p = s.bind(p)
 	res, runErr := p.Run(cmd, client, clientOut, errOut)
@@ -83,6 +90,9 @@ func (s *Session) end(res proxy.Result, t recorder.Trailer, runErr, exitErr erro
 	if tapErr != nil {
 		t.Ended, t.Error = recorder.EndError, tapErr.Error()
 	}
+	if res.ClientErr != nil {
+		t.ClientError, t.LastDelivered = res.ClientErr.Error(), res.LastDelivered
+	}
 	t, finErr := s.Finish(t)
 	out := Result{Result: res, Trailer: t}
 	switch {
@@ -92,6 +102,13 @@ func (s *Session) end(res proxy.Result, t recorder.Trailer, runErr, exitErr erro
 		return out, runErr
 	case tapErr != nil:
 		return out, fmt.Errorf("%w: %w", ErrTap, tapErr)
+	case res.ClientErr != nil:
+		where := "the recording"
+		if s.Writer != nil {
+			where = s.Writer.PublishedPath()
+		}
+		return out, fmt.Errorf("%w: %w; %d frame(s) after seq %d were recorded but not delivered (marked undelivered in %s)",
+			ErrUndelivered, res.ClientErr, res.Undelivered, res.LastDelivered, where)
 	}
 	return out, nil
 }

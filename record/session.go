@@ -199,10 +199,9 @@ func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
 		s.extra = s.extra[:0]
 		s.addFindings(at, s.Validator.Finish())
 		if s.Writer != nil {
-			if err := s.writeExtra(); err != nil {
-				s.Writer.Abort()
-				return t, err
-			}
+			// A write error here is not the end of the recording: Close keeps every
+			// entry written whole and says so.
+			s.writeExtra()
 		}
 	}
 	if s.Writer == nil {

@@ -63,6 +63,9 @@ const (
 	EndSignal      Ending = "signal"       // the proxy got a signal and forwarded it
 	EndStartFailed Ending = "start-failed" // the server could not be started
 	EndError       Ending = "error"        // an I/O error ended the session
+	// EndProxyKilled is written by recovery (Recover) on a recording whose proxy was
+	// killed before it could write a trailer.
+	EndProxyKilled Ending = "proxy-killed"
 )
 
 // Entry is one line of a recording other than the header and trailer.
@@ -75,6 +78,9 @@ type Entry struct {
 	// Frame fields.
 	Msg  wire.Message // classification recorded with the frame
 	Line []byte       // the exact bytes of the frame, including '\n' when it had one
+	// Undelivered marks a frame that was recorded but never reached its reader (the
+	// client stopped reading).
+	Undelivered bool
 
 	// Annotation fields (finding, redaction).
 	Rule     string
@@ -111,6 +117,12 @@ type Trailer struct {
 	Frames   map[string]int64 `json:"frames"`   // per direction
 	Findings int64            `json:"findings,omitempty"`
 	Segments int              `json:"segments,omitempty"`
+	// ClientError says why writing to the client failed. Frames bound for the client
+	// after LastDelivered (a seq; 0 when none was delivered) are marked undelivered,
+	// and Undelivered counts them.
+	ClientError   string `json:"clientError,omitempty"`
+	LastDelivered int64  `json:"lastDelivered,omitempty"`
+	Undelivered   int64  `json:"undelivered,omitempty"`
 }
 
 // Sentinel errors.
@@ -118,4 +130,11 @@ var (
 	ErrExists        = errors.New("recording already exists")
 	ErrFormatVersion = errors.New("unsupported recording format version")
 	ErrNoHeader      = errors.New("not a codexrec recording: first line is not a header")
+	// ErrNotReplaceable: --force replaces only a regular file or a symbolic link.
+	ErrNotReplaceable = errors.New("--force replaces only a regular file or a symbolic link")
+	// ErrCutShort: a write error (a full disk) ended the recording early; what was
+	// written is kept.
+	ErrCutShort = errors.New("recording cut short by a write error")
+	// ErrInProgress: the temporary file is still being written by a live codexrec.
+	ErrInProgress = errors.New("recording still in progress")
 )

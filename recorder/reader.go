@@ -8,7 +8,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"time"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -23,6 +22,16 @@ type Reader struct {
 	lineNo  int
 	header  Header
 	trailer *Trailer
+
+	// What the structure checks keep.
+	off       int64 // bytes of the lines read
+	wholeOff  int64 // where the last line read whole and valid ends
+	lastSeq   int64 // the last frame's seq
+	seen      counts
+	problems  []Problem
+	truncated bool
+	afterEnd  bool // an entry followed the trailer
+	trailers  int
 }
 
 // NewReader reads the header from r. name is used in errors (a file name).
@@ -30,6 +39,8 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	rd := &Reader{lr: wire.NewReader(r), name: name}
 	line, err := rd.lr.ReadLine()
 	rd.lineNo++
+	rd.off = int64(len(line))
+	rd.wholeOff = rd.off
 	if err == io.EOF {
 		return nil, fmt.Errorf("recording %s: empty file: %w", name, ErrNoHeader)
 	}
@@ -81,25 +92,62 @@ func (r *Reader) Entries() iter.Seq2[Entry, error] {
 
 // Next returns the next entry other than the header and trailer, or io.EOF.
 // Meta entries are returned too, after being merged into Header.
+//
+// A last line cut short (no newline, not a whole entry: the writer was killed or the
+// disk filled up) ends the recording like EOF and is reported by Truncated and
+// Problems; every entry before it is returned. Structural problems (see Problem) are
+// collected, not errors.
 func (r *Reader) Next() (Entry, error) {
 	for {
 		line, err := r.lr.ReadLine()
 		if err != nil {
 			if err == io.EOF {
+				r.atEOF()
 				return Entry{}, io.EOF
 			}
 			return Entry{}, fmt.Errorf("recording %s: line %d: %w", r.name, r.lineNo+1, err)
 		}
 		r.lineNo++
+		r.off += int64(len(line))
 		if len(wire.Content(line)) == 0 {
+			r.wholeOff = r.off
 			continue
 		}
 		e, err := r.parse(line)
 		if err != nil {
+			if !wire.HasNewline(line) && !r.truncated {
+				r.truncated = true
+				r.problem(ProblemTruncated, 0, fmt.Sprintf("the last line (%d bytes) was cut short", len(line)))
+				r.atEOF()
+				return Entry{}, io.EOF
+			}
 			return Entry{}, fmt.Errorf("recording %s: line %d: %w", r.name, r.lineNo, err)
 		}
-		if e.Type == TypeTrailer {
+		r.wholeOff = r.off
+		if r.trailer != nil && !r.afterEnd && (e.Type != TypeTrailer || r.trailers > 0) {
+			r.afterEnd = true
+			r.problem(ProblemTrailerNotLast, e.Seq, "the trailer is followed by more entries")
+		}
+		switch e.Type {
+		case TypeTrailer:
+			r.trailers++
 			continue
+		case TypeHeader:
+			r.problem(ProblemHeaders, 0, "a second header")
+			continue
+		case TypeFrame:
+			if e.Seq <= r.lastSeq {
+				r.problem(ProblemSeqOrder, e.Seq, fmt.Sprintf("frame seq %d after seq %d", e.Seq, r.lastSeq))
+			}
+			r.lastSeq = max(r.lastSeq, e.Seq)
+			r.seen.frames[e.Dir]++
+			if e.Undelivered {
+				r.seen.undelivered++
+			}
+		case TypeSegment:
+			r.seen.segments++
+		case TypeFinding:
+			r.seen.findings++
 		}
 		return e, nil
 	}
@@ -122,9 +170,11 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 		case "type":
 			e.Type = EntryType(v.Str)
 		case "seq":
-			e.Seq = v.Int()
+			e.Seq, derr = parseSeq(v)
 		case "t":
-			e.Time = time.Duration(v.Float() * float64(time.Second))
+			e.Time, derr = parseTime(v)
+		case "undelivered":
+			e.Undelivered = v.Bool()
 		case "dir":
 			e.Dir, derr = wire.ParseDirection(v.Str)
 		case "kind":
@@ -184,7 +234,9 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 		if err := json.Unmarshal(content, &t); err != nil {
 			return Entry{}, fmt.Errorf("trailer: %w", err)
 		}
-		r.trailer = &t
+		if r.trailer == nil {
+			r.trailer = &t
+		}
 	case TypeFrame:
 		var body []byte
 		switch {
@@ -219,6 +271,8 @@ type Recording struct {
 	Header  Header
 	Entries []Entry // everything but header and trailer, in file order
 	Trailer *Trailer
+	// Problems are the structural problems the reader found (see Reader.Problems).
+	Problems []Problem
 }
 
 // ReadAll reads a whole recording from r.
@@ -236,6 +290,7 @@ func ReadAll(r io.Reader, name string) (*Recording, error) {
 	}
 	rec.Header = rd.Header()
 	rec.Trailer = rd.Trailer()
+	rec.Problems = rd.Problems()
 	return rec, nil
 }
 

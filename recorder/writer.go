@@ -1,11 +1,11 @@
 package recorder
 
 import (
-	"bufio"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,67 +18,73 @@ import (
 )
 
 // Writer appends entries to a recording. It writes to a 0600 temporary file beside
-// the target and renames it into place on Close, so a half-written recording never
-// carries the final name. It is not safe for concurrent use.
+// the target and publishes it on Close, so a half-written recording never carries the
+// final name; while it writes, it holds a lock on that file (where the platform has
+// one), so that a reader can tell a recording in progress from one whose writer was
+// killed. It is not safe for concurrent use.
 type Writer struct {
 	// BeforePublish, when set, runs on the finished temporary file just before it is
-	// renamed into place; an error keeps the recording from being published (the leak
-	// guard hooks in here).
+	// published; an error keeps the recording from being published (the leak guard
+	// hooks in here).
 	BeforePublish func(tmpPath string) error
 
 	path, tmp string
+	published string
+	force     bool
 	f         *os.File
-	bw        *bufio.Writer
+	lb        lineBuf
 	start     time.Time
 	now       func() time.Time
-	frames    map[string]int64
-	findings  int64
-	segments  int
 	buf       []byte
 	closed    bool
 }
 
 // Options for Create.
 type Options struct {
-	Force bool // overwrite an existing recording
+	Force bool // replace an existing recording (a regular file or a symbolic link)
 	Now   func() time.Time
 }
 
 // Create starts a recording that will be published at path. It writes the header
-// immediately, with Format and Started filled in when zero.
+// immediately, with Format and Started filled in when zero. Every problem that can be
+// known before the session (see CheckTarget) is an error here, naming the directory
+// or the target, never the temporary file.
 func Create(path string, h Header, opt Options) (*Writer, error) {
-	if !opt.Force {
-		if _, err := os.Lstat(path); err == nil {
-			return nil, fmt.Errorf("record %s: %w", path, ErrExists)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("record %s: %w", path, err)
-		}
+	if err := CheckTarget(path, opt.Force); err != nil {
+		return nil, err
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("record %s: %w", path, err)
+		return nil, writableDirError(path, err)
 	}
 	if err := f.Chmod(0o600); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
+	lockFile(f)
 	now := time.Now
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	w := &Writer{path: path, tmp: f.Name(), f: f, bw: bufio.NewWriterSize(f, 256<<10),
-		start: now(), now: now, frames: map[string]int64{"c2s": 0, "s2c": 0, "stderr": 0}}
+	w := &Writer{path: path, tmp: f.Name(), f: f, force: opt.Force, start: now(), now: now}
+	w.lb.w = f
 	if h.Format == 0 {
 		h.Format = FormatVersion
 	}
 	if h.Started == "" {
 		h.Started = w.start.UTC().Format(time.RFC3339Nano)
 	}
-	if err := w.writeJSON(struct {
+	err = w.writeJSON(mark{}, struct {
 		Type EntryType `json:"type"`
 		*Header
-	}{TypeHeader, &h}); err != nil {
+	}{TypeHeader, &h})
+	if err == nil {
+		// On disk before the session starts: a file system that cannot take the header
+		// fails here, and a recording cut short later still begins with it.
+		err = w.Flush()
+	}
+	if err != nil {
 		w.Abort()
 		return nil, err
 	}
@@ -88,6 +94,11 @@ func Create(path string, h Header, opt Options) (*Writer, error) {
 // Path is where the recording will be published; TempPath is where it is written now.
 func (w *Writer) Path() string     { return w.path }
 func (w *Writer) TempPath() string { return w.tmp }
+
+// PublishedPath is where Close left the recording: Path, or another name when Path
+// could not be used (see KeptElsewhereError), or TempPath when publishing failed.
+// It is empty before Close and after Abort.
+func (w *Writer) PublishedPath() string { return w.published }
 
 // WriteFrame appends one frame. The message is embedded as the exact JSON it was on
 // the wire; lines that are not a JSON object, or that carry whitespace around it, keep
@@ -101,6 +112,9 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 	b = append(b, f.Dir.String()...)
 	b = append(b, '"')
 	content := wire.Content(f.Line)
+	if f.Undelivered {
+		b = append(b, `,"undelivered":true`...)
+	}
 	if f.Dir != wire.Stderr {
 		b = append(b, `,"kind":"`...)
 		b = append(b, f.Msg.Kind.String()...)
@@ -132,17 +146,10 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 			b = jsonx.EscapeDEL.AppendString(b, string(content))
 		}
 		b = append(b, `,"msg":`...)
-		// The message goes to the buffered writer as is: copying a 200 KB delta into
-		// b first would only add a copy.
+		// The message goes to the buffer as is: copying a 200 KB delta into b first
+		// would only add a copy.
 		w.buf = b
-		w.frames[f.Dir.String()]++
-		if _, err := w.bw.Write(b); err != nil {
-			return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
-		}
-		if _, err := w.bw.Write(msg); err != nil {
-			return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
-		}
-		if _, err := w.bw.WriteString("}\n"); err != nil {
+		if err := w.lb.add(mark{dir: int8(f.Dir), undelivered: f.Undelivered}, b, msg, closeFrame); err != nil {
 			return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
 		}
 		return nil
@@ -156,12 +163,13 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 	}
 	b = append(b, "}\n"...)
 	w.buf = b
-	w.frames[f.Dir.String()]++
-	if _, err := w.bw.Write(b); err != nil {
+	if err := w.lb.add(mark{dir: int8(f.Dir), undelivered: f.Undelivered}, b); err != nil {
 		return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
 	}
 	return nil
 }
+
+var closeFrame = []byte("}\n")
 
 // WriteEntry appends an annotation, meta, segment or exit entry.
 func (w *Writer) WriteEntry(e Entry) error {
@@ -188,20 +196,19 @@ func (w *Writer) WriteEntry(e Entry) error {
 	if e.Dir != 0 {
 		o.Dir = e.Dir.String()
 	}
+	var m mark
 	switch e.Type {
 	case TypeFinding, TypeRedaction:
 		o.Pointer = &e.Pointer
-		if e.Type == TypeFinding {
-			w.findings++
-		}
+		m.finding = e.Type == TypeFinding
 	case TypeExit:
 		o.ExitCode = &e.ExitCode
 	case TypeSegment:
-		w.segments++
+		m.segment = true
 	case TypeFrame, TypeHeader, TypeTrailer:
 		return fmt.Errorf("record %s: WriteEntry cannot write a %s entry", w.path, e.Type)
 	}
-	return w.writeJSON(o)
+	return w.writeJSON(m, o)
 }
 
 // UpdateHeader records header facts learned during the session as a meta entry.
@@ -214,51 +221,121 @@ func (w *Writer) Since() time.Duration { return w.now().Sub(w.start) }
 
 // Flush pushes buffered entries to the file so a reader following it sees them.
 func (w *Writer) Flush() error {
-	if err := w.bw.Flush(); err != nil {
+	if err := w.lb.flush(); err != nil {
 		return fmt.Errorf("record %s: %w", w.path, err)
 	}
 	return nil
 }
 
-// Close writes the trailer, syncs, runs BeforePublish and renames the file into place.
-// When BeforePublish fails the temporary file is removed and its error returned.
+// Close writes the trailer, syncs, runs BeforePublish and publishes the file (see
+// Options.Force and KeptElsewhereError). When BeforePublish fails the temporary file
+// is removed and its error returned.
+//
+// After a write error (a full disk) Close still leaves a recording: the file is cut
+// back to the last entry written whole and closed with a trailer that says so
+// (ended "error") and counts what it holds; if even that cannot be written, the file
+// is published as it is, cut short, which readers accept. Close then returns an error
+// wrapping ErrCutShort that says where the recording is.
 func (w *Writer) Close(t Trailer) error {
 	if w.closed {
 		return nil
 	}
+	w.closed = true
+	defer w.f.Close()    // after publishing: the lock says the writer is still at work
 	if t.Duration == 0 { // a copy (codexrec sanitize) keeps the source's duration
 		t.Duration = w.Since().Seconds()
 	}
-	t.Frames = w.frames
-	t.Findings = w.findings
-	if w.segments > 0 {
-		t.Segments = w.segments
+	werr := w.lb.err
+	if werr == nil {
+		werr = w.writeTrailer(t, false)
 	}
-	err := w.writeJSON(struct {
+	var pe *fs.PathError
+	if errors.As(werr, &pe) {
+		werr = pe.Err // the temporary file's name means nothing to the user
+	}
+	cut := ""
+	if werr != nil {
+		cut = "closed with a trailer"
+		if t.Ended != EndError || t.Error == "" {
+			t.Ended, t.Error = EndError, "writing the recording: "+werr.Error()
+		}
+		if err := w.cutBack(t); err != nil {
+			cut = "cut short without a trailer"
+		}
+	} else if err := w.f.Sync(); err != nil {
+		// Still published: what the kernel holds may yet reach the disk.
+		werr, cut = fmt.Errorf("sync: %w", err), "complete but perhaps not on disk"
+	}
+	if w.BeforePublish != nil {
+		if err := w.BeforePublish(w.tmp); err != nil {
+			return w.fail(err)
+		}
+	}
+	where, err := publish(w.tmp, w.path, w.force)
+	w.published = where
+	if werr != nil {
+		if err != nil {
+			return fmt.Errorf("record %s: %w (%v): %v", w.path, ErrCutShort, werr, err)
+		}
+		return fmt.Errorf("record %s: %w (%v): what was recorded is at %s, %s", w.path, ErrCutShort, werr, where, cut)
+	}
+	return err
+}
+
+// writeTrailer writes the trailer, counting the entries written whole.
+func (w *Writer) writeTrailer(t Trailer, direct bool) error {
+	if !direct {
+		if err := w.lb.flush(); err != nil {
+			return err
+		}
+	}
+	d := w.lb.done
+	t.Frames = map[string]int64{"c2s": d.frames[wire.ClientToServer], "s2c": d.frames[wire.ServerToClient],
+		"stderr": d.frames[wire.Stderr]}
+	t.Findings = d.findings
+	t.Undelivered = d.undelivered
+	if d.segments > 0 {
+		t.Segments = d.segments
+	}
+	b, err := json.Marshal(struct {
 		Type EntryType `json:"type"`
 		*Trailer
 	}{TypeTrailer, &t})
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = w.f.Sync()
-	}
-	if cerr := w.f.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	w.closed = true
-	if err == nil && w.BeforePublish != nil {
-		err = w.BeforePublish(w.tmp)
-	}
-	if err == nil {
-		err = os.Rename(w.tmp, w.path)
-	}
 	if err != nil {
-		os.Remove(w.tmp)
-		return fmt.Errorf("record %s: %w", w.path, err)
+		return err
 	}
-	return nil
+	b = append(b, '\n')
+	if direct {
+		_, err = w.f.Write(b)
+		return err
+	}
+	if err := w.lb.add(mark{}, b); err != nil {
+		return err
+	}
+	return w.lb.flush()
+}
+
+// cutBack removes a partly written entry from the end of the file and appends t.
+func (w *Writer) cutBack(t Trailer) error {
+	if err := w.f.Truncate(w.lb.doneOff); err != nil {
+		return err
+	}
+	if _, err := w.f.Seek(w.lb.doneOff, io.SeekStart); err != nil {
+		return err
+	}
+	if err := w.writeTrailer(t, true); err != nil {
+		// Leave the file ending at a whole line rather than in a partial trailer.
+		w.f.Truncate(w.lb.doneOff)
+		return err
+	}
+	return w.f.Sync()
+}
+
+// fail ends a Close that cannot publish: the temporary file is removed.
+func (w *Writer) fail(err error) error {
+	w.f.Close()
+	os.Remove(w.tmp)
+	return fmt.Errorf("record %s: %w", w.path, err)
 }
 
 // Abort discards the recording.
@@ -271,13 +348,13 @@ func (w *Writer) Abort() error {
 	return os.Remove(w.tmp)
 }
 
-func (w *Writer) writeJSON(v any) error {
+func (w *Writer) writeJSON(m mark, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("record %s: %w", w.path, err)
 	}
 	b = append(b, '\n')
-	if _, err := w.bw.Write(b); err != nil {
+	if err := w.lb.add(m, b); err != nil {
 		return fmt.Errorf("record %s: %w", w.path, err)
 	}
 	return nil

@@ -63,4 +63,7 @@ type Frame struct {
 	// proxy may still be forwarding those bytes.
 	Line []byte
 	Msg  Message
+	// Undelivered is set by the proxy on a frame bound for the client that it could
+	// not write there (the client stopped reading); it was still read and tapped.
+	Undelivered bool
 }

@@ -34,7 +34,8 @@ func writeLines(t *testing.T, name string, lines [][]byte) string {
 }
 
 // withoutTurnCompleted is the fixture with its turn/completed frame dropped (a fault
-// the real server does not produce): turn-incomplete must catch it.
+// the real server does not produce): turn-incomplete must catch it. The trailer's
+// count is lowered to match, so the file's structure stays sound.
 func withoutTurnCompleted(t *testing.T) (path string, seq int64) {
 	var out [][]byte
 	for _, l := range fixtureLines(t) {
@@ -43,6 +44,15 @@ func withoutTurnCompleted(t *testing.T) (path string, seq int64) {
 			json.Unmarshal(l, &f)
 			seq = f.Seq
 			continue
+		}
+		if bytes.HasPrefix(l, []byte(`{"type":"trailer"`)) {
+			var tr map[string]any
+			if err := json.Unmarshal(l, &tr); err != nil {
+				t.Fatal(err)
+			}
+			tr["frames"].(map[string]any)["s2c"] = tr["frames"].(map[string]any)["s2c"].(float64) - 1
+			l, _ = json.Marshal(tr)
+			l = append(l, '\n')
 		}
 		out = append(out, l)
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 func init() {
@@ -55,6 +57,11 @@ func runDiff(cfg any, args []string, std stdio) error {
 	old, nw, err := diff.LoadFiles(args[0], args[1], opts)
 	if err != nil {
 		return usageOrIO(err)
+	}
+	for _, s := range []*diff.Session{old, nw} {
+		if w := recorder.Warning(s.Name, s.Problems); w != "" {
+			fmt.Fprintf(std.err, "codexrec diff: %s\n", w)
+		}
 	}
 	r := diff.Compare(old, nw)
 	if c.html {

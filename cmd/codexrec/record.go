@@ -50,6 +50,9 @@ func runRecord(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
 	}
+	for _, o := range recorder.Orphans(c.out) {
+		fmt.Fprintf(std.err, "codexrec record: %s is a recording a killed codexrec left unpublished; complete it with: codexrec recover %s\n", o, o)
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
@@ -64,7 +67,9 @@ func runRecord(cfg any, args []string, std stdio) error {
 	}
 
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	// SIGQUIT ends the session like SIGTERM (the child gets SIGTERM) instead of
+	// dumping goroutines and leaving the recording unpublished.
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	// Asking for SIGPIPE turns a write to a client that went away into an error
 	// instead of killing the proxy before the recording is closed.

@@ -79,6 +79,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 		s.Writer.Abort()
 		return err
 	}
+	warnProblems(std.err, "sanitize", rd)
 	t := recorder.Trailer{Ended: recorder.EndError, ExitCode: -1, Error: "the source recording has no trailer (it was cut short)"}
 	if src := rd.Trailer(); src != nil {
 		t = *src

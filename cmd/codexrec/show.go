@@ -60,7 +60,7 @@ func runShow(cfg any, args []string, std stdio) error {
 			return err
 		}
 		defer f.Close()
-		tr := &tailReader{f: f, final: path, poll: c.poll, idle: t.Flush}
+		tr := &tailReader{f: f, final: path, poll: c.poll, idle: t.Flush, stderr: std.err}
 		in = tr
 		defer func() { tr.done = nil }()
 		rd, err := recorder.NewReader(in, path)
@@ -68,7 +68,7 @@ func runShow(cfg any, args []string, std stdio) error {
 			return err
 		}
 		tr.done = func() bool { return rd.Trailer() != nil }
-		return showEntries(rd, path, t)
+		return showEntries(rd, path, t, std.err)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -79,10 +79,11 @@ func runShow(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	return showEntries(rd, path, t)
+	return showEntries(rd, path, t, std.err)
 }
 
-func showEntries(rd *recorder.Reader, name string, t *view.Text) error {
+func showEntries(rd *recorder.Reader, name string, t *view.Text, stderr io.Writer) error {
+	defer warnProblems(stderr, "show", rd)
 	if err := t.Header(name, rd.Header()); err != nil {
 		return err
 	}
@@ -159,11 +160,12 @@ func newestTemp(path string) (string, time.Time) {
 // A temporary file removed before being published (the recording was aborted) ends
 // the read with an error.
 type tailReader struct {
-	f     *os.File
-	final string
-	poll  time.Duration
-	done  func() bool
-	idle  func() error
+	f      *os.File
+	final  string
+	poll   time.Duration
+	done   func() bool
+	idle   func() error
+	stderr io.Writer
 }
 
 func (r *tailReader) Read(p []byte) (int, error) {
@@ -188,6 +190,15 @@ func (r *tailReader) Read(p []byte) (int, error) {
 		}
 		if unlinked(fi) {
 			return 0, fmt.Errorf("%s was abandoned before it was published (record aborted)", r.final)
+		}
+		if gone, known := recorder.WriterGone(r.f.Name()); known && gone {
+			// Killed: nothing more will come. Serve what is there (a last line cut short
+			// is read as truncated).
+			if n, err := r.f.Read(p); n > 0 || err != nil && err != io.EOF {
+				return n, err
+			}
+			fmt.Fprintf(r.stderr, "codexrec show: the codexrec writing %s is gone (killed?); complete it with: codexrec recover %s\n", r.f.Name(), r.f.Name())
+			return 0, io.EOF
 		}
 		if r.idle != nil {
 			if err := r.idle(); err != nil {

@@ -29,6 +29,7 @@ func runSummary(_ any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	warnProblems(std.err, "summary", recordingProblems{rec})
 	h := rec.Header
 	w := std.out
 	fmt.Fprintf(w, "recording  %s\n", args[0])

@@ -71,6 +71,9 @@ func runValidate(cfg any, args []string, std stdio) error {
 			return &exitError{exitUsage, err}
 		}
 		res, err := validateFile(path, sv)
+		if err == nil && res.warning != "" {
+			fmt.Fprintf(std.err, "codexrec validate: %s\n", res.warning)
+		}
 		if err != nil {
 			fmt.Fprintf(std.err, "codexrec validate: %s\n", sanitize.MaskText(err.Error()))
 			inputErr = errors.Join(inputErr, err)
@@ -145,6 +148,7 @@ type validateResult struct {
 	codexVersion  string
 	schemaVersion string
 	findings      []schema.Finding
+	warning       string // the recording's structural problems, one line
 }
 
 // validateFile streams a recording through sv. Findings a recording already holds
@@ -173,6 +177,7 @@ func validateFile(path string, sv *schema.SessionValidator) (*validateResult, er
 			res.findings = append(res.findings, sv.Frame(&fr)...)
 		}
 	}
+	res.warning = rd.Warning()
 	res.codexVersion = rd.Header().CodexVersion
 	sv.Header = res.codexVersion
 	res.findings = append(res.findings, sv.Finish()...)

@@ -45,6 +45,7 @@ func runView(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	warnProblems(std.err, "view", recordingProblems{rec})
 	if c.out == "-" {
 		bw := bufio.NewWriter(std.out)
 		if err := view.WriteHTML(bw, rec); err != nil {

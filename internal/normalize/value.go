@@ -37,6 +37,14 @@ type Masked struct {
 // String renders the mask as it appears in reports: <time>, <path>.
 func (m Masked) String() string { return "<" + m.Category + ">" }
 
+// Deep is an object or array nested deeper than MaxDepth, kept as its exact JSON
+// text and compared byte for byte: walking it would cost time quadratic in its depth
+// (each level re-scans what is below it), and no real message nests that deep.
+type Deep string
+
+// MaxDepth is how deep Message normalises; deeper objects and arrays become Deep.
+const MaxDepth = 128
+
 // JSONText is a string that held a JSON object or array, parsed and normalised.
 type JSONText struct {
 	Value any
@@ -60,6 +68,11 @@ func TypeOf(v any) string {
 		return "array"
 	case Masked:
 		return v.Type
+	case Deep:
+		if len(v) > 0 && v[0] == '[' {
+			return "array"
+		}
+		return "object"
 	}
 	return "unknown"
 }
@@ -95,6 +108,9 @@ func equal(a, b any, filled bool) bool {
 		return false
 	case Masked:
 		bb, ok := b.(Masked)
+		return ok && a == bb
+	case Deep:
+		bb, ok := b.(Deep)
 		return ok && a == bb
 	case JSONText:
 		bb, ok := b.(JSONText)
@@ -142,6 +158,8 @@ func appendValue(b []byte, v any) []byte {
 		return jsonx.AppendString(b, v)
 	case Masked:
 		return jsonx.AppendString(b, v.String())
+	case Deep:
+		return append(b, v...)
 	case JSONText:
 		return jsonx.AppendString(b, string(Marshal(v.Value)))
 	case Object:

@@ -51,6 +51,9 @@ func (w *walker) value(r gjson.Result, inherited, key, parent string) any {
 		}
 		return w.str(r.Str, key, parent)
 	}
+	if w.depth >= MaxDepth {
+		return Deep(strings.Clone(r.Raw))
+	}
 	if r.IsArray() {
 		return w.array(r, inherited, key, parent)
 	}

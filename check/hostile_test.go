@@ -1,0 +1,33 @@
+package check_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/codexrec/codexrec/check"
+	"github.com/codexrec/codexrec/internal/hostile"
+)
+
+// BenchmarkHostile checks recordings shaped to make a reader do too much work: a
+// message nested 100k levels deep and a 50 MB line (schema validation off: it has
+// benchmarks of its own). Work must stay linear in the input.
+func BenchmarkHostile(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		rec  []byte
+	}{
+		{"deep-100k", hostile.DeepRecording(100_000, "1")},
+		{"line-50MB", hostile.HugeLineRecording(50 << 20)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.rec)))
+			ck := &check.Checker{}
+			for b.Loop() {
+				res, err := ck.Check(bytes.NewReader(c.rec), c.name)
+				if err != nil || res.Frames != 1 {
+					b.Fatal(err, res)
+				}
+			}
+		})
+	}
+}

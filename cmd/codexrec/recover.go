@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
+)
+
+func init() {
+	register(&command{
+		name:         "recover",
+		args:         "[flags] .FILE.*.tmp",
+		summary:      "complete and publish a recording whose codexrec was killed (leak guard, trailer \"proxy-killed\")",
+		flags:        recoverFlags,
+		run:          runRecover,
+		interspersed: true,
+	})
+}
+
+type recoverConfig struct {
+	out     string
+	force   bool
+	noGuard bool
+	flags   sanitizeFlags
+}
+
+func recoverFlags(fs *flag.FlagSet) any {
+	c := &recoverConfig{}
+	fs.StringVar(&c.out, "o", "", "publish as `FILE` (default: the name the recording was started for)")
+	fs.BoolVar(&c.force, "force", false, "replace FILE if it exists (a regular file or a symbolic link)")
+	fs.BoolVar(&c.noGuard, "no-leak-guard", false, "publish even if the recording holds secret-shaped values (dangerous)")
+	c.flags.register(fs, false)
+	return c
+}
+
+func runRecover(cfg any, args []string, std stdio) error {
+	c := cfg.(*recoverConfig)
+	if len(args) != 1 {
+		return usagef("want exactly one temporary recording (.NAME.*.tmp)")
+	}
+	tmp, target := args[0], c.out
+	if target == "" {
+		if target = recorder.TargetOf(tmp); target == "" {
+			return usagef("%s is not named like a recording in progress (.NAME.*.tmp): say where to publish it with -o FILE", tmp)
+		}
+	}
+	var opt recorder.RecoverOptions
+	opt.Force = c.force
+	if !c.noGuard {
+		opts, _, err := c.flags.options("")
+		if err != nil {
+			return usagef("%v", err)
+		}
+		z, err := sanitize.New(opts)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		opt.BeforePublish = func(p string) error {
+			err := z.Guard(p)
+			if le, ok := err.(*sanitize.LeakError); ok {
+				le.File = p
+			}
+			return err
+		}
+	}
+	where, t, err := recorder.Recover(tmp, target, opt)
+	var kept *recorder.KeptElsewhereError
+	switch {
+	case errors.As(err, &kept):
+		return &exitError{exitUsage, err}
+	case err != nil:
+		var le *sanitize.LeakError
+		if errors.As(err, &le) {
+			return &exitError{exitLeak, fmt.Errorf("%w (the recording stays at %s)", le, tmp)}
+		}
+		return &exitError{exitUsage, err}
+	}
+	if t == nil {
+		fmt.Fprintf(std.err, "codexrec recover: %s was already published as %s; removed the leftover name\n", tmp, where)
+		return nil
+	}
+	fmt.Fprintf(std.err, "codexrec recover: published %s (%d c2s, %d s2c, %d stderr frames; ended %s)\n",
+		where, t.Frames["c2s"], t.Frames["s2c"], t.Frames["stderr"], t.Ended)
+	return nil
+}

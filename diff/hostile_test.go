@@ -1,0 +1,42 @@
+package diff_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/hostile"
+)
+
+// BenchmarkHostile diffs recordings shaped to make a reader do too much work: a
+// message 100k levels deep (differing at the bottom, or not at all) and a 50 MB line.
+// Work must stay linear in the input (compare ns/op with MB/s of BenchmarkReadBaseline).
+func BenchmarkHostile(b *testing.B) {
+	cases := []struct {
+		name     string
+		old, new []byte
+	}{
+		{"deep-100k-same", hostile.DeepRecording(100_000, "1"), hostile.DeepRecording(100_000, "1")},
+		{"deep-100k-leaf-differs", hostile.DeepRecording(100_000, "1"), hostile.DeepRecording(100_000, "2")},
+		{"line-50MB", hostile.HugeLineRecording(50 << 20), hostile.HugeLineRecording(50<<20 - 1)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.old) + len(c.new)))
+			for b.Loop() {
+				old, err := diff.Load(bytes.NewReader(c.old), "old", diff.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				nw, err := diff.Load(bytes.NewReader(c.new), "new", diff.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				r := diff.Compare(old, nw)
+				if r.Same != bytes.Equal(c.old, c.new) {
+					b.Fatalf("Same = %v", r.Same)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,32 @@
+package recorder_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/recorder"
+)
+
+// BenchmarkHostile reads recordings shaped to make a reader do too much work: a
+// message nested 100k levels deep and a 50 MB line. MB/s must stay in the range of
+// an ordinary recording's (work linear in the input).
+func BenchmarkHostile(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		rec  []byte
+	}{
+		{"deep-100k", hostile.DeepRecording(100_000, "1")},
+		{"line-50MB", hostile.HugeLineRecording(50 << 20)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.rec)))
+			for b.Loop() {
+				rec, err := recorder.ReadAll(bytes.NewReader(c.rec), c.name)
+				if err != nil || len(rec.Frames()) != 1 || len(rec.Problems) != 0 {
+					b.Fatal(err, rec)
+				}
+			}
+		})
+	}
+}

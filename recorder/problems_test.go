@@ -1,0 +1,113 @@
+package recorder_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/codexrec/codexrec/recorder"
+)
+
+const (
+	hdr = `{"type":"header","format":1}` + "\n"
+	f1  = `{"type":"frame","seq":1,"t":0.1,"dir":"c2s","kind":"notification","msg":{"method":"a"}}` + "\n"
+	f2  = `{"type":"frame","seq":2,"t":0.2,"dir":"s2c","kind":"notification","msg":{"method":"b"}}` + "\n"
+	tr  = `{"type":"trailer","ended":"client-eof","exitCode":0,"duration":1,"frames":{"c2s":1,"s2c":1,"stderr":0}}` + "\n"
+)
+
+// Structural problems are collected, never silent and never fatal; the entries are
+// served as they are.
+func TestReaderProblems(t *testing.T) {
+	tests := []struct {
+		name, in string
+		frames   int
+		want     []recorder.ProblemKind
+	}{
+		{"clean", hdr + f1 + f2 + tr, 2, nil},
+		{"no trailer", hdr + f1 + f2, 2, nil},
+		{"torn last line", hdr + f1 + f2[:40], 1, []recorder.ProblemKind{recorder.ProblemTruncated}},
+		{"torn trailer", hdr + f1 + f2 + tr[:30], 2, []recorder.ProblemKind{recorder.ProblemTruncated}},
+		{"seq backwards", hdr + f2 + f1 + tr, 2, []recorder.ProblemKind{recorder.ProblemSeqOrder}},
+		{"trailer mid-file", hdr + f1 + tr + f2, 2, []recorder.ProblemKind{recorder.ProblemTrailerNotLast}},
+		{"two trailers", hdr + f1 + f2 + tr + tr, 2, []recorder.ProblemKind{recorder.ProblemTrailerNotLast}},
+		{"two headers", hdr + f1 + hdr + f2 + tr, 2, []recorder.ProblemKind{recorder.ProblemHeaders}},
+		{"counts disagree", hdr + f1 + tr, 1, []recorder.ProblemKind{recorder.ProblemCounts}},
+		{"counts left out", hdr + f1 + f2 + `{"type":"trailer","ended":"client-eof","frames":{}}` + "\n", 2, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := recorder.ReadAll(strings.NewReader(tt.in), "x.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Frames()) != tt.frames {
+				t.Errorf("%d frames, want %d", len(rec.Frames()), tt.frames)
+			}
+			var got []recorder.ProblemKind
+			for _, p := range rec.Problems {
+				got = append(got, p.Kind)
+			}
+			if strings.Join(kinds(got), ",") != strings.Join(kinds(tt.want), ",") {
+				t.Fatalf("problems %v, want %v", rec.Problems, tt.want)
+			}
+			if w := recorder.Warning("x.jsonl", rec.Problems); (w != "") != (len(tt.want) > 0) || strings.Contains(w, "\n") {
+				t.Errorf("warning %q", w)
+			}
+		})
+	}
+}
+
+func kinds(ks []recorder.ProblemKind) []string {
+	var s []string
+	for _, k := range ks {
+		s = append(s, string(k))
+	}
+	return s
+}
+
+// A seq or time out of range is an error naming the line, not a wrapped number.
+func TestReaderRanges(t *testing.T) {
+	for _, bad := range []string{
+		`{"type":"frame","seq":1e30,"dir":"c2s","raw":""}`,
+		`{"type":"frame","seq":9223372036854775808,"dir":"c2s","raw":""}`,
+		`{"type":"frame","seq":-1,"dir":"c2s","raw":""}`,
+		`{"type":"frame","seq":1.5,"dir":"c2s","raw":""}`,
+		`{"type":"frame","seq":"1","dir":"c2s","raw":""}`,
+		`{"type":"frame","seq":1,"t":1e300,"dir":"c2s","raw":""}`,
+		`{"type":"frame","seq":1,"t":-3,"dir":"c2s","raw":""}`,
+	} {
+		_, err := recorder.ReadAll(strings.NewReader(hdr+bad+"\n"), "x.jsonl")
+		if err == nil || !strings.Contains(err.Error(), "line 2") {
+			t.Errorf("%s: err = %v", bad, err)
+		}
+	}
+}
+
+// FuzzReader: any input either fails NewReader or reads to the end without a panic;
+// a last line cut anywhere is never an error, and every entry before it is served.
+func FuzzReader(f *testing.F) {
+	f.Add(hdr + f1 + f2 + tr)
+	f.Add(hdr + f2 + f1 + tr + tr)
+	f.Add(hdr + `{"type":"frame","seq":1e400,"t":-0,"dir":"c2s","raw":""}` + "\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		rec, err := recorder.ReadAll(strings.NewReader(in), "fuzz")
+		if err != nil {
+			return
+		}
+		if len(rec.Problems) > 100 {
+			t.Fatalf("%d problems kept", len(rec.Problems))
+		}
+		// The same recording cut inside its last line reads too, with the entries
+		// before that line.
+		last := strings.LastIndexByte(strings.TrimSuffix(in, "\n"), '\n')
+		if last < 0 || last+2 >= len(in) {
+			return
+		}
+		cut := in[:last+2]
+		if strings.HasSuffix(cut, "\n") {
+			return
+		}
+		if _, err := recorder.ReadAll(strings.NewReader(cut), "cut"); err != nil {
+			t.Fatalf("cut inside the last line: %v", err)
+		}
+	})
+}
