@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -115,7 +114,7 @@ func startTurnClient(b *testing.B, path, relay string, server []string) *turnCli
 	// Every path's last pipe gets the size record gives its own (1 MiB): the server
 	// alone must not be held back by a smaller pipe than the proxies enjoy.
 	if f, ok := out.(*os.File); ok {
-		syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), 1031 /* F_SETPIPE_SZ */, 1<<20)
+		growPipe(f)
 	}
 	c.request("initialize", `{"clientInfo":{"name":"codexrec-bench","title":"codexrec bench","version":"1"}}`)
 	c.readUntil(b, []byte(`"id":0`))
