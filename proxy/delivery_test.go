@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/wire"
@@ -69,5 +70,38 @@ func TestUndeliveredFramesAreMarked(t *testing.T) {
 	}
 	if sent > 1000 || lost == 0 || lost != res.Undelivered || lastOK != res.LastDelivered {
 		t.Errorf("delivered %d bytes up to seq %d, %d undelivered; result %+v", sent, lastOK, lost, res)
+	}
+}
+
+// A client that neither reads nor closes: the write to it never completes. Once the
+// server has exited and the drain timeout passed, Run returns (no deadlock with the
+// tapper waiting for that write), and the frame is tapped as undelivered.
+func TestStuckClientEndsWithUndelivered(t *testing.T) {
+	var tapped []wire.Frame
+	p := &proxy.Proxy{DrainTimeout: 200 * time.Millisecond, Tap: func(f *wire.Frame) error {
+		tapped = append(tapped, *f)
+		return nil
+	}}
+	_, stuck := io.Pipe() // nobody reads: every write blocks
+	done := make(chan struct{})
+	var res proxy.Result
+	var err error
+	go func() {
+		res, err = p.Run(exec.Command("sh", "-c", `echo '{"method":"hello"}'`), strings.NewReader(""), stuck, io.Discard)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return: the tapper waits for a write that never ends")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(res.ClientErr, proxy.ErrClientStuck) || res.Undelivered != 1 || res.LastDelivered != 0 {
+		t.Errorf("result %+v", res)
+	}
+	if len(tapped) != 1 || !tapped[0].Undelivered {
+		t.Errorf("tapped %+v", tapped)
 	}
 }

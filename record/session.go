@@ -7,6 +7,9 @@
 package record
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -28,8 +31,11 @@ type Session struct {
 	// Sanitizer rewrites each frame's recorded copy (redactions are written after the
 	// frame); nil records frames as they crossed.
 	Sanitizer *sanitize.Sanitizer
-	// Guard, when set, scans the finished recording before it is published and
-	// refuses to publish one that still holds a secret (a *sanitize.LeakError).
+	// Guard, when set, runs the leak guard on the finished recording before it is
+	// published: whatever secret it finds is redacted in place and the recording is
+	// published (Finish then returns a *sanitize.RedactedError); only what it cannot
+	// redact keeps it from being published (a *sanitize.LeakError), and the file is
+	// then kept as NAME.quarantine (0600).
 	Guard *sanitize.Sanitizer
 	// SecretNames names the variables behind the sanitizer's known secrets, for the
 	// header (never their values).
@@ -41,6 +47,14 @@ type Session struct {
 	// Copying says the frames come from another recording whose meta entries the
 	// caller copies: the session adds none of its own (the Codex version).
 	Copying bool
+
+	// pending are frames whose recorded copies wait, in order, for the frame that
+	// follows the first of them, a delta, in its direction: a secret cut between two
+	// deltas is then redacted in both. Forwarding never waits; at most maxPending
+	// frames do.
+	pending []pendingFrame
+	// guardRedacted is what the leak guard had to redact before publishing.
+	guardRedacted []sanitize.Leak
 
 	versionSeen bool
 	schemaNoted bool
@@ -90,9 +104,11 @@ func (s *Session) Attach(w *recorder.Writer) {
 	s.Writer = w
 	if g := s.Guard; g != nil {
 		w.BeforePublish = func(tmp string) error {
-			err := g.Guard(tmp)
+			redacted, err := g.GuardRedact(tmp)
+			s.guardRedacted = redacted
 			if le, ok := err.(*sanitize.LeakError); ok {
 				le.File = w.Path()
+				le.Quarantine = quarantine(tmp, w.Path())
 			}
 			return err
 		}
@@ -106,6 +122,57 @@ func (s *Session) Frame(f *wire.Frame) error {
 	if f.Dir == wire.Stderr && s.SkipStderr {
 		return nil
 	}
+	if s.Sanitizer == nil {
+		return s.frame(f, nil)
+	}
+	// One frame of lookahead for deltas: a delta is sanitized knowing the next
+	// frame of its direction. Frames stay in order; only their writing waits.
+	for i := range s.pending {
+		if p := &s.pending[i]; !p.resolved && p.f.Dir == f.Dir {
+			p.next, p.resolved = bytes.Clone(f.Line), true
+		}
+	}
+	delta := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`))
+	if !delta && len(s.pending) == 0 {
+		return s.frame(f, nil)
+	}
+	c := *f
+	c.Line = bytes.Clone(f.Line)
+	s.pending = append(s.pending, pendingFrame{f: &c, resolved: !delta})
+	for len(s.pending) > 0 && (s.pending[0].resolved || len(s.pending) > maxPending) {
+		p := s.pending[0]
+		s.pending = s.pending[1:]
+		if err := s.frame(p.f, p.next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxPending bounds the frames waiting for a delta's successor.
+const maxPending = 16
+
+type pendingFrame struct {
+	f        *wire.Frame
+	next     []byte // the line that follows f in its direction, once known
+	resolved bool   // next is known, or f needs none
+}
+
+// flush writes the waiting frames.
+func (s *Session) flush() error {
+	for len(s.pending) > 0 {
+		p := s.pending[0]
+		s.pending = s.pending[1:]
+		if err := s.frame(p.f, p.next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frame runs f through the stages and writes it; next is the line that follows f
+// (nil when unknown), for the sanitizer.
+func (s *Session) frame(f *wire.Frame, next []byte) error {
 	w := s.Writer
 	if !s.versionSeen && !s.Copying && w != nil {
 		if v := wire.CodexVersion(f); v != "" {
@@ -120,7 +187,7 @@ func (s *Session) Frame(f *wire.Frame) error {
 		s.addFindings(f.Time, s.Validator.Frame(f))
 	}
 	if s.Sanitizer != nil {
-		s.sanitize(f)
+		s.sanitize(f, next)
 	}
 	for _, tap := range s.Taps {
 		if err := tap(f); err != nil {
@@ -153,26 +220,39 @@ func (s *Session) addFindings(t time.Duration, fs []schema.Finding) {
 			Msg: wire.Message{Method: f.Method}, Rule: string(f.Rule), Severity: string(f.Rule.Severity()),
 			Pointer: f.Pointer, Reason: f.Reason}
 		if z := s.Sanitizer; z != nil {
+			// Everything a finding copies from the frame is sanitized like it.
 			e.Reason, e.Detail = z.Text(e.Reason), z.Text(e.Detail)
+			e.Msg.Method, e.Pointer = z.Text(e.Msg.Method), z.Text(e.Pointer)
 		}
 		s.extra = append(s.extra, e)
 	}
 }
 
-func (s *Session) sanitize(f *wire.Frame) {
+func (s *Session) sanitize(f *wire.Frame, next []byte) {
 	// The proxy classified the line already: JSON validity need not be checked again.
-	out, reds := s.Sanitizer.FrameClassified(f.Line, f.Dir != wire.Stderr && f.Msg.Kind.IsJSON())
+	isJSON := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON()
+	var out []byte
+	var reds []sanitize.Redaction
+	if next != nil {
+		out, reds = s.Sanitizer.FrameFollowedBy(f.Line, isJSON, next)
+	} else {
+		out, reds = s.Sanitizer.FrameClassified(f.Line, isJSON)
+	}
 	f.Line = out
 	if len(reds) == 0 {
 		return
 	}
+	// The entry repeats the message's method and id beside it: they are sanitized
+	// like the line they came from.
+	f.Msg.Method, f.Msg.ID = s.Sanitizer.Text(f.Msg.Method), wire.ID(s.Sanitizer.Text(string(f.Msg.ID)))
 	if s.redactions == nil {
 		s.redactions = map[string]int{}
 	}
+	method := f.Msg.Method
 	for _, r := range reds {
 		s.redactions[r.Rule]++
 		s.extra = append(s.extra, recorder.Entry{Type: recorder.TypeRedaction, Seq: f.Seq, Time: f.Time, Dir: f.Dir,
-			Msg: wire.Message{Method: f.Msg.Method}, Rule: r.Rule, Pointer: r.Pointer, Detail: r.Placeholder})
+			Msg: wire.Message{Method: method}, Rule: r.Rule, Pointer: r.Pointer, Detail: r.Placeholder})
 	}
 }
 
@@ -189,8 +269,15 @@ func (s *Session) writeExtra() error {
 // Finish ends the session: frames still waiting for a schema version are checked,
 // the trailer t is written (frame and finding counts filled in), the leak guard runs
 // and the recording is published. It returns the trailer as written. A guard refusal
-// is a *sanitize.LeakError; the recording is then not published.
+// is a *sanitize.LeakError (the recording is then not published, and quarantined);
+// a *sanitize.RedactedError says it was published after the guard redacted it.
 func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
+	if err := s.flush(); err != nil {
+		if s.Writer != nil {
+			s.Writer.Abort()
+		}
+		return t, err
+	}
 	if s.Validator != nil {
 		var at time.Duration
 		if s.Writer != nil {
@@ -212,7 +299,29 @@ func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
 	}
 	err := s.Writer.Close(t)
 	t.Frames, t.Findings = s.Writer.Counts()
+	if err == nil && len(s.guardRedacted) > 0 {
+		err = &sanitize.RedactedError{File: s.Writer.Path(), Leaks: s.guardRedacted}
+	}
 	return t, err
+}
+
+// quarantine keeps a recording the guard could not clean as NAME.quarantine (or
+// NAME.N.quarantine when that exists), 0600, never under a name a recording could
+// have; it returns the path, or "" when the file could not be kept.
+func quarantine(tmp, target string) string {
+	for i := 0; i < 100; i++ {
+		q := target + ".quarantine"
+		if i > 0 {
+			q = fmt.Sprintf("%s.%d.quarantine", target, i)
+		}
+		if err := os.Link(tmp, q); err == nil {
+			os.Chmod(q, 0o600)
+			return q
+		} else if !os.IsExist(err) {
+			return ""
+		}
+	}
+	return ""
 }
 
 // Report is what a session found, for a summary.

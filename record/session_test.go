@@ -117,7 +117,11 @@ func TestSessionWritesFindingsAndRedactions(t *testing.T) {
 	}
 }
 
-func TestGuardRefusesUnsanitized(t *testing.T) {
+// TestGuardRedactsUnsanitized: a secret the sanitizer did not remove (here there is
+// no sanitizer) never costs the session: the guard redacts it in place and the
+// recording is published, with a *sanitize.RedactedError that locates each finding
+// and shows it masked.
+func TestGuardRedactsUnsanitized(t *testing.T) {
 	const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 	z, err := sanitize.New(sanitize.Options{})
 	if err != nil {
@@ -129,15 +133,27 @@ func TestGuardRefusesUnsanitized(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Serve(nil, echo(t), strings.NewReader(`{"method":"x","params":{"k":"`+secret+`"}}`+"\n"), io.Discard)
-	var le *sanitize.LeakError
-	if !errors.As(err, &le) {
-		t.Fatalf("err = %v, want a *sanitize.LeakError", err)
+	var re *sanitize.RedactedError
+	if !errors.As(err, &re) || !errors.Is(err, sanitize.ErrLeak) {
+		t.Fatalf("err = %v, want a *sanitize.RedactedError", err)
 	}
-	if le.File != path || strings.Contains(err.Error(), secret) {
-		t.Errorf("leak error names %q (want %q) or quotes the secret: %v", le.File, path, err)
+	if re.File != path || strings.Contains(err.Error(), secret) || len(re.Leaks) != 2 {
+		t.Errorf("redacted error names %q (want %q), quotes the secret or has %d findings: %v", re.File, path, len(re.Leaks), err)
 	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a refused recording was published: %v", err)
+	for _, l := range re.Leaks {
+		if l.Seq == 0 || l.Pointer != "/msg/params/k" || l.Rule != "openai-key" {
+			t.Errorf("finding not located: %+v", l)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("not published: %v", err)
+	}
+	if strings.Contains(string(data), secret[8:20]) || !strings.Contains(string(data), "<redacted:openai-key:") {
+		t.Errorf("published recording not redacted:\n%s", data)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("recording mode %v, %v: want 0600", info.Mode(), err)
 	}
 }
 

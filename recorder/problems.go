@@ -21,6 +21,7 @@ const (
 	ProblemTrailerNotLast ProblemKind = "trailer-not-last" // entries (or a second trailer) follow the trailer
 	ProblemHeaders        ProblemKind = "duplicate-header" // a header line after the first line
 	ProblemCounts         ProblemKind = "trailer-counts"   // the trailer's counts disagree with the entries
+	ProblemTooDeep        ProblemKind = "too-deep"         // a message nests deeper than codexrec parses: read as raw text
 )
 
 // Problem is something wrong with a recording's structure that does not keep it
@@ -60,6 +61,12 @@ func (r *Reader) atEOF() {
 	}
 	if r.seen.findings != t.Findings {
 		diffs = append(diffs, fmt.Sprintf("%d findings, the file holds %d", t.Findings, r.seen.findings))
+	}
+	if t.Segments != 0 && r.seen.segments != t.Segments {
+		diffs = append(diffs, fmt.Sprintf("%d segments, the file holds %d", t.Segments, r.seen.segments))
+	}
+	if r.seen.undelivered != t.Undelivered {
+		diffs = append(diffs, fmt.Sprintf("%d undelivered frames, the file marks %d", t.Undelivered, r.seen.undelivered))
 	}
 	if len(diffs) > 0 {
 		r.problem(ProblemCounts, 0, "the trailer counts "+strings.Join(diffs, "; "))

@@ -1,10 +1,14 @@
 package recorder_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/internal/jsonx"
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
 )
 
 const (
@@ -31,6 +35,7 @@ func TestReaderProblems(t *testing.T) {
 		{"two trailers", hdr + f1 + f2 + tr + tr, 2, []recorder.ProblemKind{recorder.ProblemTrailerNotLast}},
 		{"two headers", hdr + f1 + hdr + f2 + tr, 2, []recorder.ProblemKind{recorder.ProblemHeaders}},
 		{"counts disagree", hdr + f1 + tr, 1, []recorder.ProblemKind{recorder.ProblemCounts}},
+		{"undelivered count disagrees", hdr + f1 + f2 + strings.Replace(tr, `"exitCode"`, `"undelivered":3,"exitCode"`, 1), 2, []recorder.ProblemKind{recorder.ProblemCounts}},
 		{"counts left out", hdr + f1 + f2 + `{"type":"trailer","ended":"client-eof","frames":{}}` + "\n", 2, nil},
 	}
 	for _, tt := range tests {
@@ -62,6 +67,25 @@ func kinds(ks []recorder.ProblemKind) []string {
 		s = append(s, string(k))
 	}
 	return s
+}
+
+// A message nested deeper than any parser here recurses is read as raw text (as the
+// proxy records such a line), with a problem saying so, never a stack overflow.
+func TestReaderTooDeep(t *testing.T) {
+	for _, depth := range []int{jsonx.MaxDepth - 1, jsonx.MaxDepth + 1, 10_000_000} {
+		rec, err := recorder.ReadAll(bytes.NewReader(hostile.DeepArrayRecording(depth)), "deep.jsonl")
+		if err != nil {
+			t.Fatal(depth, err)
+		}
+		f := rec.Frames()
+		if len(f) != 1 || len(f[0].Line) != 2*depth+len(`{"method":"item/deep","params":}`)+1 {
+			t.Fatalf("depth %d: frames %d", depth, len(f))
+		}
+		tooDeep := depth > jsonx.MaxDepth-1 // the message object adds a level
+		if got := f[0].Msg.Kind == wire.KindRaw; got != tooDeep || (len(rec.Problems) == 1) != tooDeep {
+			t.Errorf("depth %d: kind %v, problems %v", depth, f[0].Msg.Kind, rec.Problems)
+		}
+	}
 }
 
 // A seq or time out of range is an error naming the line, not a wrapped number.

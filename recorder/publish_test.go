@@ -247,3 +247,31 @@ func TestRecover(t *testing.T) {
 		t.Error("temporary file left behind")
 	}
 }
+
+// Killed between link(2) and removing the temporary name: the recording is
+// published; the leftover name is no orphan, and Recover just removes it.
+func TestLeftoverTemporaryName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.jsonl")
+	w, err := recorder.Create(path, recorder.Header{}, recorder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := w.TempPath()
+	if err := recorder.Crash(w); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		t.Skip(err)
+	}
+	if o := recorder.Orphans(path); len(o) != 0 {
+		t.Errorf("orphans %v", o)
+	}
+	where, tr, err := recorder.Recover(tmp, path, recorder.RecoverOptions{})
+	if err != nil || where != path || tr != nil {
+		t.Fatalf("Recover = %s %v %v", where, tr, err)
+	}
+	if _, err := os.Stat(tmp); err == nil {
+		t.Error("leftover name not removed")
+	}
+}

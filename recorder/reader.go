@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/codexrec/codexrec/internal/jsonx"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -157,7 +158,15 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 	content := wire.Content(line)
 	// line is ours and never modified, so gjson may alias it.
 	s := unsafe.String(unsafe.SliceData(content), len(content))
-	if !gjson.Valid(s) {
+	// gjson's validator recurses once per level: a line nested deeper than any
+	// message codexrec records (wire takes a deeper line for raw text) is not
+	// validated, and its message is read as raw text (below), as the proxy would have
+	// recorded it. The entry object adds one level to its message's.
+	deep := jsonx.DeeperThan(content, jsonx.MaxDepth+1)
+	if deep && !wire.HasNewline(line) {
+		return Entry{}, errors.New("not a JSON object: cut short")
+	}
+	if !deep && !gjson.Valid(s) {
 		return Entry{}, errors.New("not a JSON object")
 	}
 	var e Entry
@@ -251,6 +260,10 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 		case hasMsg:
 			body = make([]byte, len(msg), len(msg)+1)
 			copy(body, msg)
+			if deep {
+				e.Msg = wire.Message{Kind: wire.KindRaw, Reason: wire.ReasonNotJSON}
+				r.problem(ProblemTooDeep, e.Seq, fmt.Sprintf("frame %d nests deeper than %d levels: read as raw text", e.Seq, jsonx.MaxDepth))
+			}
 		default:
 			return Entry{}, fmt.Errorf("frame %d: no msg, raw or rawBase64", e.Seq)
 		}

@@ -13,9 +13,13 @@ import (
 // platform cannot tell a live writer from a dead one, it lists none.
 func Orphans(path string) []string {
 	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp"))
+	target, _ := os.Stat(path)
 	var out []string
 	for _, m := range matches {
 		if alive, known, err := writerAlive(m); err == nil && known && !alive {
+			if fi, err := os.Stat(m); err == nil && target != nil && os.SameFile(fi, target) {
+				continue // published; only the temporary name was left (Recover removes it)
+			}
 			out = append(out, m)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -87,7 +88,9 @@ type Mismatch struct {
 }
 
 func (m *Mismatch) Error() string {
-	return fmt.Sprintf("client line %d: %s", m.Line, m.Reason)
+	// The reason quotes client and recorded messages: printed, it must carry no
+	// secret and no terminal escape.
+	return fmt.Sprintf("client line %d: %s", m.Line, sanitize.MaskText(m.Reason))
 }
 
 // Serve answers the client reading from in and writing to out until in ends, ctx is

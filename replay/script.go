@@ -57,6 +57,9 @@ type Script struct {
 	Segments int             // how many segments the recording holds
 	Client   []ClientFrame   // expected client frames in recorded order
 	Server   []ServerFrame   // server frames (s2c and stderr) in recorded order
+	// Problems are the recording's structural problems (recorder.Reader.Problems): a
+	// last line cut short, seq out of order.
+	Problems []recorder.Problem
 
 	keysOnce sync.Once
 	keys     *threadIndex // built by the first unordered Serve (threads)
@@ -125,6 +128,7 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 		b.sc.Segments = max(b.sc.Segments, cur)
 	}
 	b.sc.Header = rd.Header()
+	b.sc.Problems = rd.Problems()
 	if segment > b.sc.Segments {
 		return nil, fmt.Errorf("replay %s: segment %d (the recording has %d): %w", name, segment, b.sc.Segments, ErrNoSegment)
 	}

@@ -2,6 +2,8 @@ package sanitize_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -56,11 +58,16 @@ func commandOutput(size int, secretEvery int) []byte {
 // validating them as JSON (the least any JSON-aware stage does). scripts/bench.sh or
 // the reader turns them into ratios.
 func BenchmarkSanitize(b *testing.B) {
-	z, err := sanitize.New(sanitize.Options{
+	opts := sanitize.Options{
 		Secrets: []sanitize.Secret{{Name: "ACCESS_TOKEN", Value: "fake-access-token-0123456789"}},
 		Maps:    []sanitize.Map{{From: "/tmp/codexrec-capture-1/work", To: "<cwd>"}, {From: "/tmp", To: "<tmp>"}, {From: "/root", To: "<home>"}},
 		Salt:    "bench",
-	})
+	}
+	z, err := sanitize.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	own, err := sanitize.NewOwnRulesOnly(opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,6 +75,7 @@ func BenchmarkSanitize(b *testing.B) {
 		name  string
 		lines func(b *testing.B) [][]byte
 	}{
+		{"fixtures", fixtureTraffic},
 		{"real-mix", realTraffic},
 		{"output-1MB-clean", func(*testing.B) [][]byte { return [][]byte{commandOutput(1<<20, 0)} }},
 		{"output-1MB-secrets", func(*testing.B) [][]byte { return [][]byte{commandOutput(1<<20, 1000)} }},
@@ -129,6 +137,14 @@ func BenchmarkSanitize(b *testing.B) {
 				}
 			})
 		})
+		b.Run(in.name+"/sanitize-own-rules", func(b *testing.B) {
+			// The project's own rules without gitleaks': what the larger set costs.
+			measure(b, func() {
+				for _, l := range lines {
+					own.Frame(l)
+				}
+			})
+		})
 		b.Run(in.name+"/sanitize-classified", func(b *testing.B) {
 			// As record runs it: the proxy's wire.Classify has already validated the
 			// line, so FrameClassified does not validate it again.
@@ -136,6 +152,20 @@ func BenchmarkSanitize(b *testing.B) {
 			measure(b, func() {
 				for i, l := range lines {
 					z.FrameClassified(l, valid[i])
+				}
+			})
+		})
+		b.Run(in.name+"/sanitize-lookahead", func(b *testing.B) {
+			// As record's tap runs it: each frame knowing the next (one frame of
+			// lookahead for deltas).
+			load(b)
+			measure(b, func() {
+				for i, l := range lines {
+					var next []byte
+					if i+1 < len(lines) {
+						next = lines[i+1]
+					}
+					z.FrameFollowedBy(l, valid[i], next)
 				}
 			})
 		})
@@ -161,6 +191,46 @@ func BenchmarkSanitize(b *testing.B) {
 			})
 		})
 	}
+}
+
+var fixtureMix [][]byte
+
+// fixtureTraffic is the wire lines of every committed hermetic capture (each frame's
+// message or raw line, as it crossed the proxy), repeated to about 4 MB.
+func fixtureTraffic(b *testing.B) [][]byte {
+	if fixtureMix != nil {
+		return fixtureMix
+	}
+	files, err := filepath.Glob("../fixtures/hermetic/*/*.jsonl")
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no fixtures: %v", err)
+	}
+	var one [][]byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			r := gjson.ParseBytes(l)
+			if r.Get("type").Str != "frame" {
+				continue
+			}
+			if m := r.Get("msg"); m.Exists() {
+				one = append(one, []byte(m.Raw+"\n"))
+			} else if raw := r.Get("raw"); raw.Exists() {
+				one = append(one, []byte(raw.Str+"\n"))
+			}
+		}
+	}
+	size := 0
+	for size < 4<<20 {
+		for _, l := range one {
+			fixtureMix = append(fixtureMix, l)
+			size += len(l)
+		}
+	}
+	return fixtureMix
 }
 
 func cpuTime() time.Duration {

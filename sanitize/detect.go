@@ -11,6 +11,9 @@ type span struct {
 	start, end int
 	rule       string
 	repl       string
+	// val, when set, is the whole value the span hides (a delta's piece of a secret
+	// shows only part of it), for previews.
+	val []byte
 }
 
 // find returns the non-overlapping spans of text to replace, in order.
@@ -34,13 +37,16 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 				if repl == "" {
 					repl = z.placeholder("known-secret", []byte(z.secrets[i].Value))
 				}
-				dst = append(dst, span{off + k, off + k + len(n), "known-secret", repl})
+				dst = append(dst, span{off + k, off + k + len(n), "known-secret", repl, nil})
 				off += k + len(n)
 			}
 		}
 	}
 	for _, r := range f.rules {
 		dst = z.ruleSpans(r, text, f, dst)
+	}
+	if len(f.glHits) > 0 {
+		dst = z.gitleaksSpans(text, f, dst)
 	}
 	if f.keyword {
 		dst = z.keywordSpans(text, f.kwPos, f.base, dst)
@@ -58,7 +64,7 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 			if s > 0 && isPathChar(text[s-1], true) || e < len(text) && isPathChar(text[e], false) || z.afterPlaceholder(text[:s]) {
 				continue
 			}
-			dst = append(dst, span{s, e, "", m.To})
+			dst = append(dst, span{s, e, "", m.To, nil})
 		}
 	}
 	return resolve(dst, base)
@@ -111,10 +117,13 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 					continue
 				}
 				v := text[ws+s : ws+e]
-				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) {
+				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v) {
 					continue
 				}
-				dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v)})
+				if r.name == "url-credentials" && ws+e < len(text) && text[ws+e] == '@' && isPlaceholderPassword(v, urlHost(text[ws+e+1:])) {
+					continue
+				}
+				dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v), nil})
 			}
 			if len(ms) > 0 {
 				covered = ws + ms[len(ms)-1][1] // later literals inside a match need no new window
@@ -241,7 +250,7 @@ func splitForText(text []byte, spans []span) []span {
 				continue
 			}
 			if i > start {
-				out = append(out, span{start, i, s.rule, s.repl})
+				out = append(out, span{start, i, s.rule, s.repl, nil})
 			}
 			start = i + 1
 		}
@@ -250,3 +259,14 @@ func splitForText(text []byte, spans []span) []span {
 }
 
 func structuralByte(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+
+// urlHost is the host at the start of b (what follows a URL's userinfo).
+func urlHost(b []byte) []byte {
+	for i, c := range b {
+		switch c {
+		case '/', ':', '?', '#', ' ', '"', '\\', '\n', '\'':
+			return b[:i]
+		}
+	}
+	return b
+}

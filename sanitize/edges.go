@@ -17,12 +17,15 @@ import (
 // deltaStream names the stream a delta frame belongs to: its item, or its process and
 // output stream (command/exec).
 func deltaStream(line []byte) string {
-	r := gjson.GetManyBytes(line, "params.itemId", "params.processId", "params.stream")
-	if r[0].Str != "" {
-		return r[0].Str
-	}
-	if r[1].Str != "" {
-		return r[1].Str + "/" + r[2].Str
+	for _, p := range []string{"params", "msg.params"} {
+		// itemId alone first: it precedes a long delta in the server's messages, and
+		// gjson stops at it.
+		if id := gjson.GetBytes(line, p+".itemId"); id.Str != "" {
+			return id.Str
+		}
+		if r := gjson.GetManyBytes(line, p+".processId", p+".stream"); r[0].Str != "" {
+			return r[0].Str + "/" + r[1].Str
+		}
 	}
 	return ""
 }
@@ -51,7 +54,7 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []s
 			lead++
 		}
 		if lead > 0 {
-			spans = append(spans, span{0, lead, rule, z.placeholder(rule, text[:lead])})
+			spans = append(spans, span{0, lead, rule, z.placeholder(rule, text[:lead]), nil})
 		}
 		if lead == len(text) {
 			z.openEdges[stream] = rule // the token runs on past this delta too
@@ -93,7 +96,7 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []s
 		return spans
 	}
 	z.openEdges[stream] = bestRule
-	return append(spans, span{best, len(text), bestRule, z.placeholder(bestRule, text[best:])})
+	return append(spans, span{best, len(text), bestRule, z.placeholder(bestRule, text[best:]), nil})
 }
 
 // edgesOpen reports whether a stream's last delta ended inside a secret-shaped token,
@@ -111,4 +114,5 @@ func (z *Sanitizer) ForgetStreams() {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	clear(z.openEdges)
+	clear(z.streams)
 }

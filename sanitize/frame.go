@@ -10,9 +10,9 @@ import (
 // jsonFrame rewrites the strings of a valid JSON text that hold secrets or mapped
 // paths; it returns nil when nothing changed. Every byte outside a replaced span is
 // copied as it was.
-func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction) {
+func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byte, []Redaction) {
 	var secretAnswers map[string]bool
-	if lineFilter.fields {
+	if lineFilter.answers {
 		secretAnswers = z.secretAnswersFor(b)
 	}
 	// Field rules apply only where the prefilter saw one of their keys (or where an
@@ -23,13 +23,21 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 		last  int
 		reds  []Redaction
 		spans []span
-		offs  []int
 		w     walker
 	)
+	stream, streamKnown := "", false
+	streamOf := func() string {
+		if !streamKnown {
+			stream, streamKnown = deltaStream(b), true
+		}
+		return stream
+	}
 	w.walk(b, func(t token) {
 		raw := b[t.start:t.end]
 		var repl []byte // the new raw content of the string, when it changes
 		spans = spans[:0]
+		src := raw // what the spans' offsets index
+
 		var rule string
 		if !t.isKey && fields {
 			rule = z.fieldRuleOf(&w, secretAnswers)
@@ -43,41 +51,44 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 			if t.escaped {
 				text, _ = unescape(raw, nil)
 			}
-			spans = append(spans, span{0, len(raw), rule, z.placeholder(rule, text)})
+			spans = append(spans, span{0, len(text), rule, z.placeholder(rule, text), nil})
+			src = text
 			repl = []byte(spans[0].repl)
+		case !t.isKey && isDeltaKey(w.memberKey(), raw) && streamOf() != "":
+			var ds []span
+			b64 := string(w.memberKey()) == "deltaBase64"
+			// The line's prefilter saw nothing inside this string: only its junctions
+			// with the stream's context can match.
+			within := lineFilter.within(t.start, t.end)
+			cold := !b64 && !hiddenEscapes(raw) && within.empty() && !hasB64Run(raw)
+			repl, ds = z.deltaString(raw, t.escaped, b64, cold, streamOf(), la)
+			spans = append(spans, ds...)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
-			stream := ""
-			if string(w.memberKey()) == "deltaBase64" {
-				stream = deltaStream(b)
-			}
-			repl, reds64 = z.base64Field(raw, stream)
+			repl, reds64, src = z.base64Field(raw, "")
 			spans = append(spans, reds64...)
-		case t.escaped && hiddenEscapes(raw):
-			// \uXXXX or \/ may spell a secret differently: search the decoded text
-			// and map the spans back to raw offsets.
+		case t.escaped && (hiddenEscapes(raw) || lineFilter.within(t.start, t.end).contextual()):
+			// \uXXXX or \/ may spell a secret differently, and rules that read
+			// context (keywords, gitleaks' expressions) must see a \n as a line break
+			// and \" as a quote: search the decoded text and map the spans back to raw
+			// offsets, so an escape is never half inside a placeholder.
 			text, _ := unescape(raw, nil)
+			src = text
 			f := z.filterFor(text, false).text()
 			spans = z.find(text, &f, spans, false)
-			if !t.isKey && string(w.memberKey()) == "delta" {
-				spans = z.edgeSpans(text, spans)
-				spans = z.shapeEdges(deltaStream(b), text, spans)
+			if !t.isKey {
+				spans = z.base64Spans(text, spans, false, 0)
 			}
 			if len(spans) > 0 {
-				if offs == nil {
-					offs = make([]int, 0, len(raw)+1)
-				}
-				_, offs = unescape(raw, offs)
-				repl = rewrite(nil, raw, offs, spans)
+				repl = rewrite(nil, raw, nil, rawSpans(raw, spans))
 			}
 		default:
 			// Raw content is searched as is: the rules stop at escapes (\n, \"), and
 			// known secrets and paths are searched in their JSON-escaped forms too.
 			f := lineFilter.within(t.start, t.end)
 			spans = z.find(raw, &f, spans, false)
-			if !t.isKey && string(w.memberKey()) == "delta" {
-				spans = z.edgeSpans(raw, spans)
-				spans = z.shapeEdges(deltaStream(b), raw, spans)
+			if !t.isKey {
+				spans = z.base64Spans(raw, spans, false, 0)
 			}
 			if len(spans) > 0 {
 				alignEscapes(raw, spans)
@@ -94,9 +105,18 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter) ([]byte, []Redaction)
 				continue
 			}
 			if ptr == "" {
-				ptr = w.pointer()
+				// A key on the way may itself hold a secret: the pointer is
+				// sanitized like any text.
+				ptr = z.Text(w.pointer())
 			}
-			reds = append(reds, Redaction{Rule: s.rule, Pointer: ptr, Placeholder: s.repl})
+			var preview string
+			switch {
+			case s.val != nil:
+				preview = Mask(s.val)
+			case s.end <= len(src):
+				preview = Mask(src[s.start:s.end])
+			}
+			reds = append(reds, Redaction{Rule: s.rule, Pointer: ptr, Placeholder: s.repl, preview: preview})
 		}
 		if out == nil {
 			out = make([]byte, 0, len(b)+64)
@@ -192,14 +212,14 @@ func isBase64(raw []byte) bool {
 // base64Field decodes a field ending in "Base64" (fs/readFile dataBase64, command
 // deltaBase64), sanitizes the decoded bytes as text and re-encodes them when a span
 // was replaced. The returned spans carry the rules (positions are in decoded text).
-func (z *Sanitizer) base64Field(raw []byte, stream string) ([]byte, []span) {
+func (z *Sanitizer) base64Field(raw []byte, stream string) ([]byte, []span, []byte) {
 	enc := base64.StdEncoding
 	if len(raw)%4 != 0 {
 		enc = base64.RawStdEncoding
 	}
 	dec, err := enc.AppendDecode(nil, raw)
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	f := z.filterFor(dec, false).text()
 	spans := z.find(dec, &f, nil, false)
@@ -208,9 +228,9 @@ func (z *Sanitizer) base64Field(raw []byte, stream string) ([]byte, []span) {
 		spans = z.shapeEdges(stream, dec, spans)
 	}
 	if len(spans) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return enc.AppendEncode(nil, rewrite(nil, dec, nil, spans)), spans
+	return enc.AppendEncode(nil, rewrite(nil, dec, nil, spans)), spans, dec
 }
 
 // minEdge is the shortest piece of a known secret recognized at a delta's edge.
@@ -229,7 +249,7 @@ func (z *Sanitizer) edgeSpans(text []byte, spans []span) []span {
 			if repl == "" {
 				repl = z.placeholder("known-secret", []byte(z.secrets[i].Value))
 			}
-			spans = append(spans, span{s, e, "known-secret", repl})
+			spans = append(spans, span{s, e, "known-secret", repl, nil})
 		}
 		for _, form := range forms {
 			for k := min(len(form)-1, len(text)); k >= minEdge; k-- {
@@ -250,4 +270,16 @@ func (z *Sanitizer) edgeSpans(text []byte, spans []span) []span {
 		return spans
 	}
 	return resolve(spans, 0)
+}
+
+// isDeltaKey reports whether a member is a streamed delta's text: "delta", or
+// "deltaBase64" holding base64.
+func isDeltaKey(key, raw []byte) bool {
+	switch string(key) {
+	case "delta":
+		return true
+	case "deltaBase64":
+		return isBase64(raw)
+	}
+	return false
 }

@@ -3,8 +3,10 @@ package sanitize_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/codexrec/codexrec/sanitize"
 )
@@ -149,6 +151,47 @@ func FuzzScan(f *testing.F) {
 		out, _ := z.Frame(in)
 		if leaks, _ := z.Scan(bytes.NewReader(out)); len(leaks) > 0 {
 			t.Fatalf("sanitized output still flagged: %q -> %q: %v", in, out, leaks)
+		}
+	})
+}
+
+// FuzzGuardAfterSanitize: whatever the sanitizer writes, the guard (the same
+// detectors over the finished recording, deltas joined per stream) finds nothing in
+// it. x is a streamed output cut into two deltas, and a message holding it whole.
+func FuzzGuardAfterSanitize(f *testing.F) {
+	fuzzSeeds(f)
+	f.Add([]byte("export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJklmnop\n"))
+	f.Add([]byte("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----"))
+	z, _ := fuzzSanitizer(f)
+	f.Fuzz(func(t *testing.T, x []byte) {
+		z.ForgetStreams()
+		defer z.ForgetStreams()
+		s := strings.ToValidUTF8(string(x), "?")
+		k := len(s) / 2
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		q := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+		lines := []string{
+			`{"method":"item/commandExecution/outputDelta","params":{"itemId":"i","delta":` + q(s[:k]) + `}}`,
+			`{"method":"item/commandExecution/outputDelta","params":{"itemId":"i","delta":` + q(s[k:]) + `}}`,
+			`{"method":"item/completed","params":{"item":{"id":"i","aggregatedOutput":` + q(s) + `}}}`,
+		}
+		var file bytes.Buffer
+		for i, l := range lines {
+			var next []byte
+			if i+1 < len(lines) {
+				next = []byte(lines[i+1])
+			}
+			out, _ := z.FrameFollowedBy([]byte(l), true, next)
+			fmt.Fprintf(&file, `{"type":"frame","seq":%d,"dir":"s2c","msg":%s}`+"\n", i+1, out)
+		}
+		leaks, err := z.GuardFindings(file.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(leaks) > 0 {
+			t.Fatalf("the guard flags the sanitizer's output: %v\n%s", leaks, file.Bytes())
 		}
 	})
 }

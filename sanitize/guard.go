@@ -36,13 +36,15 @@ func (l Leak) String() string {
 	if ptr == "" {
 		ptr = "(line)"
 	}
-	return fmt.Sprintf("%s  %s  %s  %s", l.Rule, where, ptr, l.Preview)
+	return EscapeTerminal(fmt.Sprintf("%s  %s  %s  %s", l.Rule, where, ptr, l.Preview))
 }
 
 // LeakError lists what the guard found in a file.
 type LeakError struct {
 	File  string
 	Leaks []Leak
+	// Quarantine, when set, is where the unpublished file was kept (0600).
+	Quarantine string
 }
 
 func (e *LeakError) Error() string {
@@ -51,6 +53,9 @@ func (e *LeakError) Error() string {
 	for _, l := range e.Leaks {
 		b.WriteString("\n  ")
 		b.WriteString(l.String())
+	}
+	if e.Quarantine != "" {
+		fmt.Fprintf(&b, "\nthe recording could not be redacted; it is kept, unpublished, in %s (mode 0600)", e.Quarantine)
 	}
 	b.WriteString("\nif a finding is a known false positive, allow it with --allow REGEX (matched against the flagged value) or --allow-file FILE (one REGEX per line)")
 	return b.String()
@@ -81,20 +86,20 @@ func Mask(v []byte) string {
 	return fmt.Sprintf("%s…(%d chars)", prefix, n)
 }
 
-// Guard scans the file at path and returns a *LeakError (wrapping ErrLeak) when it
-// holds anything secret-shaped. It has the signature of recorder.Writer.BeforePublish.
+// Guard scans the file at path with the sanitizer's detectors (deltas joined per
+// stream, as GuardRedact does, without changing the file) and returns a *LeakError
+// (wrapping ErrLeak) listing everything secret-shaped it holds.
 func (z *Sanitizer) Guard(path string) error {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("leak guard: %w", err)
 	}
-	defer f.Close()
-	leaks, err := z.Scan(f)
+	_, redacted, leaks, err := z.guardData(data)
 	if err != nil {
 		return fmt.Errorf("leak guard: %s: %w", path, err)
 	}
-	if len(leaks) > 0 {
-		return &LeakError{File: path, Leaks: leaks}
+	if all := append(redacted, leaks...); len(all) > 0 {
+		return &LeakError{File: path, Leaks: all}
 	}
 	return nil
 }
@@ -161,14 +166,19 @@ func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
 	}
 	lineFilter := z.filterFor(b, true)
 	hidden := hiddenEscapes(b)
-	if lineFilter.empty() && !hidden {
+	b64 := hasB64Run(b)
+	if lineFilter.empty() && !hidden && !b64 {
 		return leaks
 	}
 	var rawSpans []span
 	if !hidden && !lineFilter.fields {
 		// Nothing is spelled differently and no field needs decoding: the raw line is
 		// searched as is, and only a finding needs the walk that names its pointer.
-		if rawSpans = z.find(b, &lineFilter, nil, true); len(rawSpans) == 0 {
+		rawSpans = z.find(b, &lineFilter, nil, true)
+		if b64 {
+			rawSpans = z.base64Spans(b, rawSpans, true, 0)
+		}
+		if len(rawSpans) == 0 {
 			return leaks
 		}
 	}
@@ -183,11 +193,15 @@ func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
 	w.walk(b, func(t token) {
 		raw := b[t.start:t.end]
 		text, f := raw, lineFilter.within(t.start, t.end)
-		if t.escaped && hiddenEscapes(raw) {
+		if t.escaped && (hiddenEscapes(raw) || f.contextual()) {
 			text, _ = unescape(raw, nil)
 			f = z.filterFor(text, true).text()
 		}
-		if spans = z.find(text, &f, spans[:0], true); len(spans) > 0 {
+		spans = z.find(text, &f, spans[:0], true)
+		if b64 {
+			spans = z.base64Spans(text, spans, true, 0)
+		}
+		if len(spans) > 0 {
 			add(text, spans, w.pointer())
 		}
 		if !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw) {

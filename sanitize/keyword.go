@@ -31,10 +31,10 @@ func (z *Sanitizer) keywordSpans(text []byte, pos []int, base int, dst []span) [
 			v++
 		}
 		val := text[j:v]
-		if !secretLooking(val, rule) || z.allowed(val) {
+		if !secretLooking(val, rule) || z.allowed(val) || isPlaceholderValue(val) {
 			continue
 		}
-		dst = append(dst, span{j, v, rule, z.placeholder(rule, val)})
+		dst = append(dst, span{j, v, rule, z.placeholder(rule, val), nil})
 	}
 	return dst
 }

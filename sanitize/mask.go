@@ -3,7 +3,8 @@ package sanitize
 import "sync"
 
 // MaskText replaces secret-shaped text in s by the shape and keyword rules alone (no
-// known values, no path maps): for what a tool prints from a recording or the wire,
+// known values, no path maps) and escapes what a terminal would interpret
+// (EscapeTerminal): for what a tool prints from a recording or the wire,
 // which may not have been sanitized (--no-sanitize, or a live frame before its
 // sanitize stage). If no sanitizer can be built, the text is withheld.
 func MaskText(s string) string {
@@ -11,7 +12,7 @@ func MaskText(s string) string {
 		return s
 	}
 	if z := shapesOnly(); z != nil {
-		return z.Text(s)
+		return EscapeTerminal(z.Text(s))
 	}
 	return "<text withheld: sanitizer unavailable>"
 }

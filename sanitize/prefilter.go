@@ -2,7 +2,9 @@ package sanitize
 
 import (
 	"bytes"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // filter says which searches can match a text at all, decided with one pass of the
@@ -17,17 +19,23 @@ type filter struct {
 	// kwPos and kwJSONPos are the offsets just past each keyword trigger (the
 	// separator is the byte before), in the coordinates of base.
 	kwPos, kwJSONPos []int
-	// ruleHits are the occurrences of shape rules' literals.
-	ruleHits []hit
-	pre      *prefilter
-	base     int
-	maps     []int
-	fields   bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
+	// ruleHits are the occurrences of shape rules' literals, glHits those of
+	// gitleaks rules' keywords.
+	ruleHits, glHits []hit
+	pre              *prefilter
+	base             int
+	maps             []int
+	fields           bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
+	answers          bool // "isSecret" or "answers" occurs (see secretAnswersFor)
 }
 
 func (f *filter) empty() bool {
-	return len(f.secrets) == 0 && len(f.rules) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
+	return len(f.secrets) == 0 && len(f.rules) == 0 && len(f.glHits) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
 }
+
+// contextual reports whether rules that read the text around a value (keyword
+// rules, gitleaks' expressions) may match: those must run on decoded JSON strings.
+func (f filter) contextual() bool { return f.keyword || len(f.glHits) > 0 }
 
 // text is the filter for b searched as text rather than as a raw JSON line.
 func (f filter) text() filter {
@@ -40,7 +48,7 @@ func (f filter) text() filter {
 // Positions are in scan order, so the ones inside are a sub-slice (no copy).
 func (f filter) within(start, end int) filter {
 	f.base = start
-	if !f.keyword && len(f.ruleHits) == 0 {
+	if !f.keyword && len(f.ruleHits) == 0 && len(f.glHits) == 0 {
 		return f
 	}
 	lo := sort.SearchInts(f.kwPos, start+1)
@@ -50,6 +58,9 @@ func (f filter) within(start, end int) filter {
 	lo = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > start })
 	hi = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > end })
 	f.ruleHits = f.ruleHits[lo:hi]
+	lo = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > start })
+	hi = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > end })
+	f.glHits = f.glHits[lo:hi]
 	return f
 }
 
@@ -62,6 +73,7 @@ const (
 	patSecret
 	patMap
 	patField
+	patGitleaks // a keyword of gitleaks rule idx: kept with its positions
 )
 
 type pattern struct {
@@ -103,6 +115,16 @@ func (z *Sanitizer) buildPrefilters() {
 				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true})
 			}
 		}
+		var gl []*glRule
+		if z.gitleaks {
+			gl = gitleaksRules()
+		}
+		for i, r := range gl {
+			for _, k := range r.keywords {
+				lits = append(lits, k)
+				pats = append(pats, pattern{kind: patGitleaks, idx: i, lit: []byte(k), fold: true})
+			}
+		}
 		for _, k := range keywordTriggers {
 			add(k, patKeyword, 0)
 		}
@@ -132,13 +154,14 @@ func (z *Sanitizer) buildPrefilters() {
 			for _, f := range secretFields {
 				add(`"`+f.key+`"`, patField, 0)
 			}
-			for _, k := range []string{`"env"`, `"isSecret"`, `"answers"`} {
-				add(k, patField, 0)
+			add(`"env"`, patField, 0)
+			for _, k := range []string{`"isSecret"`, `"answers"`} {
+				add(k, patField, 1)
 			}
 		}
 		track := make([]bool, len(pats))
-		for i, p := range pats {
-			track[i] = p.kind == patKeyword || p.kind == patRule
+		for i := range pats {
+			track[i] = true
 		}
 		return prefilter{newMatcher(lits), pats, track}
 	}
@@ -153,7 +176,7 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 		pre = &z.guardPre
 	}
 	f := filter{pre: pre}
-	var buf [512]bool
+	var buf [1024]bool
 	seen := buf[:0]
 	if len(pre.pats) <= len(buf) {
 		seen = buf[:len(pre.pats)]
@@ -164,43 +187,48 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 	if !any {
 		return f
 	}
-	for _, h := range hits {
-		if pre.pats[h.id].kind == patRule {
-			f.ruleHits = append(f.ruleHits, h)
-			continue
-		}
-		// The bytes before a keyword's separator tell the structural triggers
-		// ("key": "key" :) from the others.
-		if structural(b, h.end-1) {
-			f.kwJSONPos = append(f.kwJSONPos, h.end)
-		} else {
-			f.kwPos = append(f.kwPos, h.end)
-		}
-	}
-	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
+	// Every pattern is tracked: the hits name what occurred, so the (long) table of
+	// patterns is never walked.
 	var rules uint64 // shape rules already in f.rules, by index
-	for id, ok := range seen {
-		if !ok {
-			continue
-		}
-		p := pre.pats[id]
+	for _, h := range hits {
+		p := &pre.pats[h.id]
 		switch p.kind {
 		case patRule:
+			if !ruleCanStart(shapeRules[p.idx], p, b, h.end-len(p.lit)) {
+				continue
+			}
+			f.ruleHits = append(f.ruleHits, h)
 			if rules&(1<<p.idx) == 0 {
 				rules |= 1 << p.idx
 				f.rules = append(f.rules, shapeRules[p.idx])
 			}
+		case patGitleaks:
+			if !glCanStart(gitleaksRules()[p.idx], b, h.end-len(p.lit)) {
+				continue
+			}
+			f.glHits = append(f.glHits, h)
 		case patKeyword:
+			// The bytes before a keyword's separator tell the structural triggers
+			// ("key": "key" :) from the others.
+			if structural(b, h.end-1) {
+				f.kwJSONPos = append(f.kwJSONPos, h.end)
+			} else {
+				f.kwPos = append(f.kwPos, h.end)
+			}
 		case patSecret:
-			if len(f.secrets) == 0 || f.secrets[len(f.secrets)-1] != p.idx {
+			if !slices.Contains(f.secrets, p.idx) {
 				f.secrets = append(f.secrets, p.idx)
 			}
 		case patMap:
-			f.maps = append(f.maps, p.idx)
+			if !slices.Contains(f.maps, p.idx) {
+				f.maps = append(f.maps, p.idx)
+			}
 		case patField:
 			f.fields = true
+			f.answers = f.answers || p.idx == 1
 		}
 	}
+	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
 	return f
 }
 
@@ -236,4 +264,35 @@ func structural(b []byte, sep int) bool {
 		bs++
 	}
 	return bs%2 == 0
+}
+
+// ruleCanStart rules out, before any expression runs, an occurrence at b[occ:] of a
+// shape rule's literal that the prefilter (which ignores case) found: spelled with
+// other cases, or not at a word start where the rule's matches must begin there.
+func ruleCanStart(r *shapeRule, p *pattern, b []byte, occ int) bool {
+	if occ < 0 || occ+len(p.lit) > len(b) {
+		return true // cannot tell: let the search decide
+	}
+	if !p.fold && string(b[occ:occ+len(p.lit)]) != string(p.lit) {
+		return false
+	}
+	return !(r.word && r.run) || wordStart(b, occ)
+}
+
+// glCanStart is ruleCanStart for a gitleaks rule whose matches start with one of its
+// keywords.
+func glCanStart(r *glRule, b []byte, occ int) bool {
+	if len(r.prefixes) == 0 || occ < 0 {
+		return true
+	}
+	for _, pr := range r.prefixes {
+		if len(b)-occ < len(pr) {
+			continue
+		}
+		lit := b[occ : occ+len(pr)]
+		if r.prefixFold && equalFold(lit, strings.ToLower(pr)) || !r.prefixFold && string(lit) == pr {
+			return !r.word || wordStart(b, occ)
+		}
+	}
+	return false
 }

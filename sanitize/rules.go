@@ -71,6 +71,41 @@ var shapeRules = []*shapeRule{
 		re: regexp.MustCompile(`ya29\.[0-9A-Za-z_-]{20,}`)},
 	{name: "google-client-secret", run: true, word: true, before: 0, after: 64, lits: []string{"GOCSPX-"},
 		re: regexp.MustCompile(`GOCSPX-[0-9A-Za-z_-]{20,}`)},
+	// Formats gitleaks has no rule for, or knows only after a provider keyword.
+	{name: "twilio-account-sid", run: true, word: true, after: 40, lits: []string{"AC"},
+		re: regexp.MustCompile(`AC[0-9a-f]{32}\b`)},
+	{name: "discord-webhook", before: 32, after: 128, lits: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
+		re: regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/([0-9]{17,20}/[A-Za-z0-9_-]{60,68})`), group: 1},
+	{name: "discord-bot-token", run: true, word: true, after: 96, lits: []string{"MT", "Nj", "Nz", "OD", "OT"},
+		re: regexp.MustCompile(`(?:MT|Nj|Nz|OD|OT)[A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}`)},
+	{name: "tailscale-key", run: true, word: true, after: 96, lits: []string{"tskey-"},
+		re: regexp.MustCompile(`tskey-[a-z]+-[A-Za-z0-9]+-[A-Za-z0-9]{20,}`)},
+	{name: "figma-token", run: true, word: true, after: 64, lits: []string{"figd_", "figo_", "figr_"},
+		re: regexp.MustCompile(`fig[dor]_[A-Za-z0-9_-]{40,}`)},
+	{name: "groq-key", run: true, word: true, after: 64, lits: []string{"gsk_"},
+		re: regexp.MustCompile(`gsk_[A-Za-z0-9]{48,}`)},
+	{name: "xai-key", run: true, word: true, after: 96, lits: []string{"xai-"},
+		re: regexp.MustCompile(`xai-[A-Za-z0-9]{70,}`)},
+	{name: "replicate-token", run: true, word: true, after: 48, lits: []string{"r8_"},
+		re: regexp.MustCompile(`r8_[A-Za-z0-9]{37}\b`)},
+	{name: "langsmith-key", run: true, word: true, after: 64, lits: []string{"lsv2_"},
+		re: regexp.MustCompile(`lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}`)},
+	{name: "docker-hub-token", run: true, word: true, after: 64, lits: []string{"dckr_pat_", "dckr_oat_"},
+		re: regexp.MustCompile(`dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}`)},
+	{name: "supabase-token", run: true, word: true, after: 64, lits: []string{"sbp_"},
+		re: regexp.MustCompile(`sbp_[0-9a-f]{40}`)},
+	{name: "buildkite-token", run: true, word: true, after: 64, lits: []string{"bkua_"},
+		re: regexp.MustCompile(`bkua_[0-9a-f]{40}`)},
+	{name: "stripe-webhook-secret", run: true, word: true, after: 64, lits: []string{"whsec_"},
+		re: regexp.MustCompile(`whsec_[A-Za-z0-9+/=]{32,}`)},
+	{name: "telegram-bot-token", word: true, before: 10, after: 40, lits: []string{":AA"},
+		re: regexp.MustCompile(`[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`)},
+	{name: "dropbox-token", run: true, word: true, after: 160, lits: []string{"sl."},
+		re: regexp.MustCompile(`sl\.[A-Za-z0-9_-]{130,}`)},
+	{name: "newrelic-key", run: true, word: true, after: 40, lits: []string{"NRAK-"},
+		re: regexp.MustCompile(`NRAK-[A-Z0-9]{27}`)},
+	{name: "azure-storage-key", before: 0, after: 128, lower: []string{"accountkey="},
+		re: regexp.MustCompile(`(?i:AccountKey)=([A-Za-z0-9+/]{86}==)`), group: 1},
 	{name: "authorization", word: true, before: 0, after: 64, lower: []string{"authorization"},
 		re:    regexp.MustCompile(`(?i)authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest)\s+)?([A-Za-z0-9._~+/=-]{8,})`),
 		group: 1, accept: notPlaceholderWord},
@@ -94,7 +129,9 @@ var keywordSuffixes = []struct{ suffix, rule string }{
 	{"api_key", "keyword-secret"}, {"api-key", "keyword-secret"}, {"access_key", "keyword-secret"},
 	{"accesskey", "keyword-secret"}, {"secret_key", "keyword-secret"}, {"secretkey", "keyword-secret"},
 	{"private_key", "keyword-secret"}, {"privatekey", "keyword-secret"}, {"credential", "keyword-secret"},
-	{"credentials", "keyword-secret"},
+	{"credentials", "keyword-secret"}, {"restricted_key", "keyword-secret"}, {"authkey", "keyword-secret"},
+	{"auth_key", "keyword-secret"}, {"account_key", "keyword-secret"}, {"accountkey", "keyword-secret"},
+	{"signing_key", "keyword-secret"}, {"encryption_key", "keyword-secret"}, {"master_key", "keyword-secret"},
 }
 
 // keywordEnds are the last words of keywordSuffixes: keywordSpans looks only at
@@ -121,7 +158,8 @@ func init() {
 
 var keywordEndsB [][]byte
 
-// RuleNames lists every rule the sanitizer and the guard apply, for the header and docs.
+// RuleNames lists every rule the sanitizer and the guard apply, for the header and docs:
+// the project's own rules first, then gitleaks' (see GitleaksVersion).
 func RuleNames() []string {
 	seen := map[string]bool{}
 	var names []string
@@ -142,6 +180,9 @@ func RuleNames() []string {
 	}
 	add("aws-secret-key")
 	add("keyword-secret")
+	for _, r := range gitleaksRuleData {
+		add(r.id)
+	}
 	return names
 }
 
@@ -229,4 +270,15 @@ func entropy(v []byte) float64 {
 		}
 	}
 	return h
+}
+
+// isGitleaksRule reports whether name is a gitleaks rule's id rather than one of the
+// project's own rules.
+func isGitleaksRule(name string) bool {
+	for _, r := range gitleaksRuleData {
+		if r.id == name {
+			return true
+		}
+	}
+	return false
 }

@@ -46,6 +46,8 @@ type Redaction struct {
 	Rule        string // which rule found it, e.g. "openai-key"
 	Pointer     string // RFC 6901 pointer into the message; "" for a text line
 	Placeholder string // what replaced it, e.g. "<redacted:openai-key:3f9a1c>"
+
+	preview string // Mask of the value, for the guard's report
 }
 
 // Sanitizer rewrites frames. It is safe for concurrent use.
@@ -63,6 +65,12 @@ type Sanitizer struct {
 	allow []*regexp.Regexp
 	// sanPre and guardPre are the prefilters of the sanitizer and of the guard.
 	sanPre, guardPre prefilter
+	// gitleaks: gitleaks' rules run besides the project's own.
+	gitleaks bool
+	// guardSan and guardGuard are the prefilters of the guard's sanitizer (no
+	// maps), built once (see guardSanitizer).
+	guardOnce            sync.Once
+	guardSan, guardGuard prefilter
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
@@ -71,11 +79,17 @@ type Sanitizer struct {
 	// openEdges maps a delta stream whose last delta ended inside a secret-shaped token
 	// to the token's rule (see shapeEdges).
 	openEdges map[string]string
+	// streams holds the context of each delta stream (see stream.go).
+	streams map[string]streamState
 }
 
 // New checks opts and compiles a Sanitizer.
-func New(opts Options) (*Sanitizer, error) {
-	z := &Sanitizer{salted: opts.Salt != "", secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}}
+func New(opts Options) (*Sanitizer, error) { return newSanitizer(opts, true) }
+
+// newSanitizer is New, with gitleaks' rules or with the project's own alone (to
+// measure what the larger rule set costs).
+func newSanitizer(opts Options, gitleaks bool) (*Sanitizer, error) {
+	z := &Sanitizer{gitleaks: gitleaks, salted: opts.Salt != "", secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}, streams: map[string]streamState{}}
 	if z.salted {
 		z.key = []byte("codexrec-sanitize-v1:" + opts.Salt)
 	} else {
@@ -96,12 +110,10 @@ func New(opts Options) (*Sanitizer, error) {
 		z.secrets = append(z.secrets, s)
 		var plain, guard [][]byte
 		forms := encodings(s.Value, true)
-		for form, v := range forms {
-			if form == "sha256" || form == "SHA256" {
-				guard = append(guard, []byte(v))
-			} else {
-				plain = append(plain, []byte(v))
-			}
+		// The SHA-256 hex forms are redacted like the others: the guard checks them,
+		// so a recording must not hold them either.
+		for _, v := range forms {
+			plain = append(plain, []byte(v))
 		}
 		// Longest first, so the widest encoding claims a span before its parts.
 		sort.Slice(plain, func(i, j int) bool { return len(plain[i]) > len(plain[j]) })
@@ -211,7 +223,7 @@ func (z *Sanitizer) Frame(line []byte) (out []byte, redactions []Redaction) {
 	if n := len(content); n > 0 && content[n-1] == '\n' {
 		content = content[:n-1]
 	}
-	return z.frame(line, content, func() bool { return gjson.ValidBytes(content) })
+	return z.frameWith(line, content, func() bool { return gjson.ValidBytes(content) }, nil)
 }
 
 // FrameClassified is Frame for a line whose JSON validity is already known (the
@@ -222,17 +234,24 @@ func (z *Sanitizer) FrameClassified(line []byte, isJSON bool) ([]byte, []Redacti
 	if n := len(content); n > 0 && content[n-1] == '\n' {
 		content = content[:n-1]
 	}
-	return z.frame(line, content, func() bool { return isJSON })
+	return z.frameWith(line, content, func() bool { return isJSON }, nil)
 }
 
-func (z *Sanitizer) frame(line, content []byte, isJSON func() bool) (out []byte, redactions []Redaction) {
+// frameWith sanitizes a line; la, when not nil, is what follows it in its stream
+// (see FrameFollowedBy).
+func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *lookahead) (out []byte, redactions []Redaction) {
 	f := z.filterFor(content, false)
-	if f.empty() && !hiddenEscapes(content) && !z.edgesOpen() {
+	// A delta continues its stream: with context kept, or a next delta known, it is
+	// searched even when it holds nothing itself.
+	delta := func() bool {
+		return (la != nil && len(la.next) > 0 || z.streamsOpen()) && bytes.Contains(content, []byte(`"delta`))
+	}
+	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte
 	if isJSON() {
-		changed, redactions = z.jsonFrame(content, f)
+		changed, redactions = z.jsonFrame(content, f, la)
 	} else {
 		changed, redactions = z.text(content, f.text())
 	}
@@ -265,14 +284,14 @@ func (z *Sanitizer) Strings(ss []string) []string {
 
 // text sanitizes b as plain text; it returns nil when nothing changed.
 func (z *Sanitizer) text(b []byte, f filter) ([]byte, []Redaction) {
-	spans := splitForText(b, z.find(b, &f, nil, false))
+	spans := splitForText(b, z.base64Spans(b, z.find(b, &f, nil, false), false, 0))
 	if len(spans) == 0 {
 		return nil, nil
 	}
 	var reds []Redaction
 	for _, s := range spans {
 		if s.rule != "" {
-			reds = append(reds, Redaction{Rule: s.rule, Placeholder: s.repl})
+			reds = append(reds, Redaction{Rule: s.rule, Placeholder: s.repl, preview: Mask(b[s.start:s.end])})
 		}
 	}
 	return rewrite(make([]byte, 0, len(b)), b, nil, spans), reds

@@ -2,6 +2,7 @@ package sanitize_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
@@ -160,11 +162,23 @@ func TestRecallPerRule(t *testing.T) {
 			100*float64(tl.redacted)/float64(tl.cases), 100*float64(tl.guarded)/float64(max(tl.guardCases, 1)))
 	}
 	t.Log(table.String())
+	corpusRules := map[string]bool{}
+	for _, c := range corpus.Cases() {
+		for _, l := range c.Lines {
+			_, reds := z.Frame([]byte(l))
+			for _, r := range reds {
+				corpusRules[r.Rule] = true
+			}
+		}
+	}
 	for _, name := range sanitize.RuleNames() {
 		switch name {
 		case "known-secret", "env-value", "secret-answer", "api-key", "access-token", "id-token", "refresh-token",
 			"session-token", "auth-token", "password", "client-secret":
 			continue // not shapes: TestProtocolFields and TestKnownSecretEncodings cover them
+		}
+		if sanitize.IsGitleaksRule(name) || corpusRules[name] {
+			continue // TestCorpus covers them, by provider
 		}
 		if byRule[name] == nil {
 			t.Errorf("rule %s has no synthetic secrets in this test", name)
@@ -337,6 +351,55 @@ func TestKnownSecretSplitAcrossDeltas(t *testing.T) {
 	for _, s := range []string{"hello tok_", "no secret here"} {
 		if out, reds := z.Frame([]byte(delta(s))); len(reds) != 0 || string(out) != delta(s) {
 			t.Errorf("%q: %s %v", s, out, reds)
+		}
+	}
+}
+
+// TestKeywordSuffixes: identifiers ending in the keywords providers use for keys
+// introduce a secret value.
+func TestKeywordSuffixes(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const v = "q8Zr2LmX7vPb4NcT9wKd"
+	for _, name := range []string{"STRIPE_RESTRICTED_KEY", "TS_AUTHKEY", "SERVICE_AUTH_KEY", "STORAGE_ACCOUNT_KEY", "AccountKey", "JWT_SIGNING_KEY", "DB_ENCRYPTION_KEY", "MASTER_KEY"} {
+		if out := z.Text(name + "=" + v); strings.Contains(out, v) {
+			t.Errorf("%s=...: kept: %s", name, out)
+		}
+	}
+	for _, keep := range []string{"PRIMARY_KEY=id", "SORT_KEY=created_at", "MONKEY=banana123"} {
+		if out := z.Text(keep); out != keep {
+			t.Errorf("%s changed to %s", keep, out)
+		}
+	}
+}
+
+// TestEscapesNeverSwallowed: rules that read context see a JSON string decoded, so an
+// escaped line break ends a value; the escape itself stays in the line, outside the
+// placeholder.
+func TestEscapesNeverSwallowed(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		`password=S3cr3tV4lu3Xq9z\nnext line`,
+		`DB_PASSWORD: \"Qw8rT5yU2iO9pA3s\"\nport: 5432`,
+		`stripe_key=sk_live_` + strings.Repeat("a1B2c3", 5) + `\r\nok`,
+		`token\t=\tghp_` + strings.Repeat("x1Y2z3", 6) + `\nnext`,
+	} {
+		for _, key := range []string{"delta", "aggregatedOutput"} {
+			line := `{"method":"item/commandExecution/outputDelta","params":{"itemId":"i","` + key + `":"` + text + `"}}`
+			out, reds := z.Frame([]byte(line))
+			if len(reds) == 0 {
+				t.Errorf("%s in %s: nothing redacted", text, key)
+				continue
+			}
+			tail := text[strings.LastIndex(text, `\n`):]
+			if !strings.Contains(string(out), tail) || !json.Valid(out) {
+				t.Errorf("%s in %s: the escape or what follows it changed: %s", text, key, out)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -176,4 +177,48 @@ func unescape(raw []byte, offs []int) ([]byte, []int) {
 		}
 	}
 	return out, append(offs, len(raw))
+}
+
+// rawSpans maps spans found in the decoding of the JSON string content raw back to
+// raw offsets, as unescape's offs would (a decoded position maps to where the escape
+// that produced it begins; len(decoded) to len(raw)), without a table per byte.
+func rawSpans(raw []byte, spans []span) []span {
+	points := make([]int, 0, 2*len(spans))
+	for _, s := range spans {
+		points = append(points, s.start, s.end)
+	}
+	slices.Sort(points)
+	points = slices.Compact(points)
+	at := make(map[int]int, len(points))
+	d, p := 0, 0
+	for i := 0; i < len(raw) && p < len(points); {
+		start := i
+		var n int // decoded bytes this escape makes
+		switch {
+		case raw[i] != '\\' || i+1 >= len(raw):
+			n, i = 1, i+1
+		case raw[i+1] == 'u':
+			r, k := jsonx.DecodeU(raw[i:])
+			n, i = utf8.RuneLen(r), i+k
+			if n < 0 {
+				n = 3 // U+FFFD, as utf8.AppendRune writes an invalid rune
+			}
+		default:
+			n, i = 1, i+2
+		}
+		for p < len(points) && points[p] < d+n {
+			at[points[p]] = start
+			p++
+		}
+		d += n
+	}
+	for ; p < len(points); p++ {
+		at[points[p]] = len(raw)
+	}
+	out := make([]span, len(spans))
+	for k, s := range spans {
+		s.start, s.end = at[s.start], at[s.end]
+		out[k] = s
+	}
+	return out
 }

@@ -19,6 +19,7 @@ func BenchmarkHostile(b *testing.B) {
 		rec  []byte
 	}{
 		{"deep-100k", hostile.DeepRecording(100_000, "1")},
+		{"deep-10M", hostile.DeepArrayRecording(10_000_000)},
 		{"line-50MB", hostile.HugeLineRecording(50 << 20)},
 	} {
 		b.Run(c.name+"/text", func(b *testing.B) {

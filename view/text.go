@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -98,7 +99,7 @@ func (t *Text) Entry(e *recorder.Entry) error {
 	case recorder.TypeSegment:
 		t.b.Segment(e.Segment)
 		t.grouped = false
-		fmt.Fprintln(w, t.paint(bold, fmt.Sprintf("── server process %d: %s", e.Segment, strings.Join(e.Command, " "))))
+		fmt.Fprintln(w, t.paint(bold, fmt.Sprintf("── server process %d: %s", e.Segment, sanitize.MaskText(strings.Join(e.Command, " ")))))
 	case recorder.TypeExit:
 		fmt.Fprintln(w, t.paint(dim, fmtTime(e.Time)+" ── "+exitSummary(e)))
 	case recorder.TypeMeta:
@@ -167,10 +168,10 @@ func (t *Text) frame(r *Row) {
 	s.WriteString(t.head(r, ""))
 	if t.Raw {
 		s.WriteString(" ")
-		s.WriteString(string(wire.Content(r.Line)))
+		s.WriteString(sanitize.MaskText(string(wire.Content(r.Line))))
 	} else if r.Summary != "" {
 		s.WriteString(" ")
-		s.WriteString(t.paint(summaryColor(r), r.Summary))
+		s.WriteString(t.paint(summaryColor(r), sanitize.MaskText(r.Summary)))
 	}
 	fmt.Fprintln(w, strings.TrimRight(s.String(), " "))
 }
@@ -193,7 +194,7 @@ func (t *Text) flushRun() {
 	s.WriteString(" ")
 	s.WriteString(t.head(r, fmt.Sprintf(" ×%d", run.n)))
 	s.WriteString(" ")
-	s.WriteString(t.paint(summaryColor(r), clip(quote(r.Text))))
+	s.WriteString(t.paint(summaryColor(r), clip(quote(sanitize.MaskText(r.Text)))))
 	fmt.Fprintln(t.out(), s.String())
 }
 

@@ -21,7 +21,7 @@ const (
 	exitOK       = 0 // success, no findings
 	exitFindings = 1 // findings or differences
 	exitUsage    = 2 // usage or I/O error
-	exitLeak     = 3 // the leak guard refused to publish
+	exitLeak     = 3 // the leak guard had to redact (published) or could not (quarantined)
 )
 
 // command is one subcommand.

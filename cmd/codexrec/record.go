@@ -102,11 +102,15 @@ func createError(err error) error {
 }
 
 // finishError is the exit status of a session whose recording could not be
-// finished: the leak guard's refusal is exitLeak, anything else exitUsage.
+// finished: the leak guard's refusal or redaction is exitLeak, anything else exitUsage.
 func finishError(err error) error {
 	var le *sanitize.LeakError
 	if errors.As(err, &le) {
 		return &exitError{exitLeak, le}
+	}
+	var re *sanitize.RedactedError
+	if errors.As(err, &re) { // published, but the guard had to redact
+		return &exitError{exitLeak, re}
 	}
 	return &exitError{exitUsage, err}
 }

@@ -159,20 +159,29 @@ func catSession(t *testing.T, dir string, extra ...string) (string, result) {
 	return out, runCodexrec(t, dir, strings.NewReader(in), args...)
 }
 
-// TestLeakGuardRefuses: with sanitizing off, a recording holding a key is never
-// published: exit 3, no file (temporary included), and each finding printed masked
-// with a hint on --allow. With the defaults the same session is published clean.
+// TestLeakGuardRefuses: with sanitizing off, a recording holding a key is published
+// only after the guard redacted it: exit 3, each finding printed located and masked,
+// the file holding placeholders and no trace of the key. With the defaults the same
+// session is published clean with exit 0.
 func TestLeakGuardRefuses(t *testing.T) {
 	dir := t.TempDir()
 	out, r := catSession(t, dir, "--no-sanitize")
 	if r.code != 3 {
 		t.Fatalf("exit %d, want 3; stderr:\n%s", r.code, r.stderr)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("files left behind: %v", ents)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the guard's redacted recording was not published: %v", err)
+	}
+	assertNoTrace(t, data, openAIKey)
+	if !strings.Contains(string(data), `<redacted:openai-key:`) {
+		t.Errorf("no placeholder in the published recording:\n%s", data)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("files besides the recording: %v", ents)
 	}
 	msg := string(r.stderr)
-	for _, want := range []string{"openai-key  seq 1  /msg/params/input/0/text  sk-p…(162 chars)", "openai-key  seq 2  /msg/params/input/0/text", "--allow"} {
+	for _, want := range []string{"redacted 2 secret-shaped value(s)", "openai-key  seq 1  /msg/params/input/0/text  sk-p…(162 chars)", "openai-key  seq 2  /msg/params/input/0/text"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, msg)
 		}
@@ -183,6 +192,7 @@ func TestLeakGuardRefuses(t *testing.T) {
 	if string(r.stdout) != `{"id":1,"method":"turn/start","params":{"input":[{"type":"text","text":"my key is `+openAIKey+`"}]}}`+"\n" {
 		t.Errorf("the client did not get the exact bytes: %q", r.stdout)
 	}
+	os.Remove(out)
 
 	// --allow names the false positive; the recording is then published.
 	out, r = catSession(t, dir, "--no-sanitize", "--allow", `^sk-proj-Q3xv9`)
@@ -195,7 +205,7 @@ func TestLeakGuardRefuses(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("defaults: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
-	data, _ := os.ReadFile(out)
+	data, _ = os.ReadFile(out)
 	assertNoTrace(t, data, openAIKey)
 	if !strings.Contains(string(data), `"type":"redaction","seq":1`) || !strings.Contains(string(data), `<redacted:openai-key:`) {
 		t.Errorf("no redaction entries:\n%s", data)

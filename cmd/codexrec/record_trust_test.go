@@ -209,7 +209,7 @@ func TestTornFileEveryReader(t *testing.T) {
 		{[]string{"diff", torn, *checkFixture}, []int{0, 1}, "truncated"},
 		{[]string{"view", "-o", filepath.Join(dir, "v.html"), torn}, []int{0}, "truncated"},
 		{[]string{"sanitize", "-o", filepath.Join(dir, "s.jsonl"), torn}, []int{0}, "truncated"},
-		{[]string{"replay", torn}, []int{0, 1}, ""},
+		{[]string{"replay", torn}, []int{0, 1}, "truncated"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {
@@ -244,6 +244,7 @@ func TestStructureProblemsEveryReader(t *testing.T) {
 	for _, args := range [][]string{
 		{"show", bad}, {"summary", bad}, {"validate", bad}, {"diff", bad, *checkFixture},
 		{"view", "-o", filepath.Join(dir, "v.html"), bad}, {"sanitize", "-o", filepath.Join(dir, "s.jsonl"), bad},
+		{"replay", bad},
 	} {
 		r := runCodexrec(t, "", nil, args...)
 		warnings := 0

@@ -48,6 +48,7 @@ func runRecover(cfg any, args []string, std stdio) error {
 		}
 	}
 	var opt recorder.RecoverOptions
+	var redacted []sanitize.Leak
 	opt.Force = c.force
 	if !c.noGuard {
 		opts, _, err := c.flags.options("")
@@ -58,8 +59,11 @@ func runRecover(cfg any, args []string, std stdio) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
+		// Findings are redacted in place and the recording published; only what
+		// the guard cannot redact keeps it from being published.
 		opt.BeforePublish = func(p string) error {
-			err := z.Guard(p)
+			r, err := z.GuardRedact(p)
+			redacted = r
 			if le, ok := err.(*sanitize.LeakError); ok {
 				le.File = p
 			}
@@ -84,5 +88,8 @@ func runRecover(cfg any, args []string, std stdio) error {
 	}
 	fmt.Fprintf(std.err, "codexrec recover: published %s (%d c2s, %d s2c, %d stderr frames; ended %s)\n",
 		where, t.Frames["c2s"], t.Frames["s2c"], t.Frames["stderr"], t.Ended)
+	if len(redacted) > 0 {
+		return &exitError{exitLeak, &sanitize.RedactedError{File: where, Leaks: redacted}}
+	}
 	return nil
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
 )
 
@@ -84,6 +86,9 @@ func runReplay(cfg any, args []string, std stdio) error {
 	srv.Script, err = replay.LoadFile(args[0], c.segment)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if w := recorder.Warning(args[0], srv.Script.Problems); w != "" {
+		fmt.Fprintf(std.err, "codexrec replay: %s\n", w)
 	}
 	// A client that hangs up or is interrupted ends the replay like its stdin closing
 	// would; a write to a client that went away becomes an error, not a crash.

@@ -10,6 +10,13 @@ import (
 
 const header = `{"type":"header","format":1,"codexrec":"hostile"}` + "\n"
 
+// NestedArrays is a JSON value depth arrays deep, [[[...]]]: two bytes a level, so
+// 10 million levels in 20 MB.
+func NestedArrays(depth int) []byte {
+	b := bytes.Repeat([]byte("["), depth)
+	return append(b, bytes.Repeat([]byte("]"), depth)...)
+}
+
 // Nested is a JSON value depth objects deep, {"a":{"a":...leaf...}}.
 func Nested(depth int, leaf string) []byte {
 	var b bytes.Buffer
@@ -44,6 +51,12 @@ func trailer(s2c int) string {
 // deep, ending in leaf (two recordings with different leaves differ only there).
 func DeepRecording(depth int, leaf string) []byte {
 	return append(append([]byte(header), frame(1, "item/deep", Nested(depth, leaf))...), trailer(1)...)
+}
+
+// DeepArrayRecording is a recording of one frame whose params are depth arrays
+// deep (far beyond what any parser should recurse into).
+func DeepArrayRecording(depth int) []byte {
+	return append(append([]byte(header), frame(1, "item/deep", NestedArrays(depth))...), trailer(1)...)
 }
 
 // HugeLineRecording is a recording of one agent message delta of size bytes of text.

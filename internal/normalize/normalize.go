@@ -52,6 +52,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // Options configure a Normalizer. The zero value applies the built-in rules only.
@@ -96,6 +98,10 @@ func New(opts Options) (*Normalizer, error) {
 
 // Message parses msg (one JSON-RPC message, or any JSON text) and normalises it.
 func (n *Normalizer) Message(msg []byte) (any, error) {
+	if jsonx.DeeperThan(msg, jsonx.MaxDepth) {
+		// Beyond what the recursive validator may safely take; kept as it is.
+		return Deep(msg), nil
+	}
 	if !gjson.ValidBytes(msg) {
 		return nil, ErrNotJSON
 	}

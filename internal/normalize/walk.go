@@ -5,8 +5,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // maskNone means no ancestor asked for masking.
@@ -244,7 +247,8 @@ func (w *walker) str(s, key, parent string) any {
 // jsonText parses a string holding a JSON object or array.
 func (w *walker) jsonText(s string) (any, bool) {
 	t := strings.TrimSpace(s)
-	if len(t) < 2 || (t[0] != '{' || t[len(t)-1] != '}') && (t[0] != '[' || t[len(t)-1] != ']') || !gjson.Valid(t) {
+	if len(t) < 2 || (t[0] != '{' || t[len(t)-1] != '}') && (t[0] != '[' || t[len(t)-1] != ']') ||
+		jsonx.DeeperThan(unsafe.Slice(unsafe.StringData(t), len(t)), jsonx.MaxDepth) || !gjson.Valid(t) {
 		return nil, false
 	}
 	return JSONText{w.value(gjson.Parse(t), maskNone, "", "")}, true

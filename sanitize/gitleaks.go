@@ -1,0 +1,215 @@
+package sanitize
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// glRuleData is one of gitleaks' rules as gitleaksgen wrote it (gitleaks_rules.go).
+type glRuleData struct {
+	id, regex   string
+	keywords    []string // lower case
+	secretGroup int
+	entropy     float64
+	// prefixes, when set, are the literals every match starts with (each one of the
+	// keywords): a keyword occurrence not spelled as one (prefixFold: ASCII
+	// case-insensitively) or, with word, not at a word start, cannot begin a match.
+	prefixes   []string
+	prefixFold bool
+	word       bool
+	allow      []glAllowData
+}
+
+type glAllowData struct {
+	target    string // what regexes match: "secret", "match" or "line"
+	regexes   []string
+	stopwords []string
+}
+
+// glRule is a compiled gitleaks rule.
+type glRule struct {
+	*glRuleData
+	re    *regexp.Regexp
+	allow []glAllow
+}
+
+type glAllow struct {
+	target    string
+	re        []*regexp.Regexp
+	stopwords []string // lower case
+}
+
+// gitleaksRules compiles the generated rules once per process, when the first
+// Sanitizer is built (not at init: a command that sanitizes nothing pays nothing).
+var gitleaksRules = sync.OnceValue(func() []*glRule {
+	rules := make([]*glRule, len(gitleaksRuleData))
+	for i := range gitleaksRuleData {
+		d := &gitleaksRuleData[i]
+		r := &glRule{glRuleData: d, re: regexp.MustCompile(d.regex)}
+		for _, a := range d.allow {
+			r.allow = append(r.allow, compileAllow(a))
+		}
+		rules[i] = r
+	}
+	return rules
+})
+
+var gitleaksGlobal = sync.OnceValue(func() glAllow { return compileAllow(gitleaksGlobalAllow) })
+
+func compileAllow(a glAllowData) glAllow {
+	c := glAllow{target: a.target}
+	for _, re := range a.regexes {
+		c.re = append(c.re, regexp.MustCompile(re))
+	}
+	for _, w := range a.stopwords {
+		c.stopwords = append(c.stopwords, strings.ToLower(w))
+	}
+	return c
+}
+
+// allowed applies one allowlist as gitleaks does: any regex on its target, or any
+// stopword in the secret.
+func (a *glAllow) allowed(secret, match, line []byte) bool {
+	target := secret
+	switch a.target {
+	case "match":
+		target = match
+	case "line":
+		target = line
+	}
+	for _, re := range a.re {
+		if re.Match(target) {
+			return true
+		}
+	}
+	if len(a.stopwords) > 0 {
+		low := bytes.ToLower(secret)
+		for _, w := range a.stopwords {
+			if bytes.Contains(low, []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// glContext bounds the text a rule's expression sees around a keyword that does not
+// start the match: gitleaks runs it on the whole fragment, this engine on the line
+// around the keyword, at most this far on either side.
+const glBefore, glAfter = 320, 1024
+
+// gitleaksSpans runs the rules whose keywords the prefilter found on windows around
+// each keyword occurrence.
+func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
+	rules := gitleaksRules()
+	type cover struct{ rule, end int }
+	var covered []cover
+	coveredEnd := func(r int) *int {
+		for i := range covered {
+			if covered[i].rule == r {
+				return &covered[i].end
+			}
+		}
+		covered = append(covered, cover{r, 0})
+		return &covered[len(covered)-1].end
+	}
+	for _, h := range f.glHits {
+		p := f.pre.pats[h.id]
+		r := rules[p.idx]
+		occ := h.end - f.base - len(p.lit)
+		if occ < 0 || occ+len(p.lit) > len(text) {
+			continue
+		}
+		cov := coveredEnd(p.idx)
+		if occ < *cov {
+			continue
+		}
+		var ws, we int
+		if len(r.prefixes) > 0 {
+			ok := false
+			for _, pr := range r.prefixes {
+				if len(text)-occ >= len(pr) {
+					lit := text[occ : occ+len(pr)]
+					ok = ok || r.prefixFold && equalFold(lit, strings.ToLower(pr)) || !r.prefixFold && string(lit) == pr
+				}
+			}
+			if !ok {
+				continue
+			}
+			if r.word && occ > 0 && isWordByte(text[occ-1]) {
+				continue
+			}
+			ws, we = occ, min(len(text), occ+glAfter)
+		} else {
+			ws = max(0, occ-glBefore)
+			if k := bytes.LastIndexByte(text[ws:occ], '\n'); k >= 0 {
+				ws += k + 1
+			}
+			we = min(len(text), occ+len(p.lit)+glAfter)
+			if k := bytes.IndexByte(text[occ:we], '\n'); k >= 0 {
+				we = occ + k
+			}
+		}
+		// A window never ends inside a token: the expression would see a short one.
+		for we < len(text) && we < occ+8*glAfter && !isSpaceByte(text[we]) {
+			we++
+		}
+		for _, m := range r.re.FindAllSubmatchIndex(text[ws:we], -1) {
+			s, e := m[0], m[1]
+			if r.secretGroup > 0 && 2*r.secretGroup+1 < len(m) {
+				s, e = m[2*r.secretGroup], m[2*r.secretGroup+1]
+			} else {
+				for g := 1; 2*g+1 < len(m); g++ {
+					if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+						s, e = m[2*g], m[2*g+1]
+						break
+					}
+				}
+			}
+			if s < 0 || e <= s {
+				continue
+			}
+			secret := text[ws+s : ws+e]
+			if r.entropy != 0 && entropy(secret) <= r.entropy {
+				continue
+			}
+			if z.glAllowed(r, secret, text[ws+m[0]:ws+m[1]], lineAround(text, ws+s, ws+e)) {
+				continue
+			}
+			dst = append(dst, span{ws + s, ws + e, r.id, z.placeholder(r.id, secret), nil})
+			*cov = max(*cov, ws+m[1])
+		}
+	}
+	return dst
+}
+
+func (z *Sanitizer) glAllowed(r *glRule, secret, match, line []byte) bool {
+	if isPlaceholder(secret) || isPlaceholderValue(secret) || z.allowed(secret) {
+		return true
+	}
+	g := gitleaksGlobal()
+	if g.allowed(secret, match, line) {
+		return true
+	}
+	for i := range r.allow {
+		if r.allow[i].allowed(secret, match, line) {
+			return true
+		}
+	}
+	return false
+}
+
+func lineAround(text []byte, s, e int) []byte {
+	ls := bytes.LastIndexByte(text[:s], '\n') + 1
+	le := bytes.IndexByte(text[e:], '\n')
+	if le < 0 {
+		return text[ls:]
+	}
+	return text[ls : e+le]
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}

@@ -1,0 +1,132 @@
+package sanitize
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// RedactedError says the guard found secrets the sanitizer had left in a recording
+// and redacted them in place: the recording was published without them. It wraps
+// ErrLeak, so a caller can tell "the guard had to redact" (exit status 3) from a
+// clean run; a *LeakError instead means something could not be redacted.
+type RedactedError struct {
+	File  string
+	Leaks []Leak
+}
+
+func (e *RedactedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "leak guard: redacted %d secret-shaped value(s) the sanitizer had left in %s (published without them):", len(e.Leaks), e.File)
+	for _, l := range e.Leaks {
+		b.WriteString("\n  ")
+		b.WriteString(l.String())
+	}
+	return b.String()
+}
+
+func (e *RedactedError) Unwrap() error { return ErrLeak }
+
+// guardSanitizer is what the guard runs over a finished file: the same rules and
+// known secrets as z (its placeholders too), no path maps, and delta streams of its
+// own.
+func (z *Sanitizer) guardSanitizer() *Sanitizer {
+	g := &Sanitizer{
+		key: z.key, salted: z.salted, secrets: z.secrets, needles: z.needles, guards: z.guards,
+		edges: z.edges, allow: z.allow, gitleaks: z.gitleaks,
+		secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}, streams: map[string]streamState{},
+	}
+	// The prefilters are built once per Sanitizer; each guard run has its own state.
+	z.guardOnce.Do(func() {
+		g.buildPrefilters()
+		z.guardSan, z.guardGuard = g.sanPre, g.guardPre
+	})
+	g.sanPre, g.guardPre = z.guardSan, z.guardGuard
+	return g
+}
+
+// GuardRedact is the leak guard before publishing: it runs the sanitizer's own
+// detectors over every line of the finished file at path (a recording: deltas are
+// joined per stream as when recording), replaces whatever they find in place with
+// the same placeholders, and scans the result again. It returns what it redacted,
+// each located by line, seq and pointer with a masked preview. Whatever the second
+// scan still finds could not be redacted: it is returned as a *LeakError, and the
+// file must not be published.
+func (z *Sanitizer) GuardRedact(path string) ([]Leak, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("leak guard: %w", err)
+	}
+	out, redacted, leaks, err := z.guardData(data)
+	if err != nil {
+		return nil, fmt.Errorf("leak guard: %s: %w", path, err)
+	}
+	if len(redacted) > 0 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return redacted, fmt.Errorf("leak guard: %w", err)
+		}
+		if err := os.WriteFile(path, out, fi.Mode().Perm()); err != nil {
+			return redacted, fmt.Errorf("leak guard: rewriting %s: %w", path, err)
+		}
+	}
+	if len(leaks) > 0 {
+		return redacted, &LeakError{File: path, Leaks: leaks}
+	}
+	return redacted, nil
+}
+
+// guardData runs the guard on a file's content: the content with every finding
+// redacted, the findings redacted, and what a scan still finds in the result.
+func (z *Sanitizer) guardData(data []byte) (out []byte, redacted, leaks []Leak, err error) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	g := z.guardSanitizer()
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	for i, line := range lines {
+		if len(bytes.TrimSpace(line)) == 0 {
+			buf.Write(line)
+			continue
+		}
+		content := bytes.TrimSuffix(line, []byte("\n"))
+		isJSON := gjson.ValidBytes(content)
+		var o []byte
+		var reds []Redaction
+		if _, _, ok := deltaText(content); ok && isJSON {
+			o, reds = g.FrameFollowedBy(line, true, nextFrame(lines[i+1:]))
+		} else {
+			o, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)
+		}
+		if len(reds) > 0 {
+			seq := int64(0)
+			if isJSON {
+				seq = gjson.GetBytes(content, "seq").Int()
+			}
+			for _, r := range reds {
+				redacted = append(redacted, Leak{Rule: r.Rule, Line: i + 1, Seq: seq, Pointer: r.Pointer, Preview: r.preview})
+			}
+		}
+		buf.Write(o)
+	}
+	if len(redacted) == 0 {
+		leaks, err := z.Scan(bytes.NewReader(data))
+		return data, nil, leaks, err
+	}
+	leaks, err = z.Scan(bytes.NewReader(buf.Bytes()))
+	return buf.Bytes(), redacted, leaks, err
+}
+
+// nextFrame is the next line of a recording that is a frame (annotations between
+// frames are skipped), without its newline, or nil.
+func nextFrame(lines [][]byte) []byte {
+	for _, l := range lines {
+		l = bytes.TrimSuffix(l, []byte("\n"))
+		if t := gjson.GetBytes(l, "type"); t.Str == "frame" || !t.Exists() {
+			return l
+		}
+	}
+	return nil
+}
