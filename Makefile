@@ -14,6 +14,7 @@ build:
 # Install the pinned real Codex binaries into .cache/codex (git-ignored) when missing.
 codex:
 	@for v in $(CODEX_VERSIONS); do scripts/install-codex.sh $$v >/dev/null || exit 1; done
+	@scripts/install-npm-client.sh >/dev/null
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi

@@ -44,6 +44,21 @@ type Header struct {
 	Sanitize *SanitizeInfo `json:"sanitize,omitempty"`
 	// Notes are one-line remarks worth keeping with the recording.
 	Notes []string `json:"notes,omitempty"`
+	// Socket describes the WebSocket connection the recording holds; nil for stdio.
+	Socket *SocketInfo `json:"socket,omitempty"`
+}
+
+// SocketInfo describes one WebSocket connection (ws:// or unix://). A record run
+// that accepts several connections writes one recording per connection; they share
+// Session, so a reader can correlate connections that share threads.
+type SocketInfo struct {
+	Transport  string `json:"transport"`      // "ws" or "unix"
+	Session    string `json:"session"`        // the same for every connection of one run
+	Connection int    `json:"connection"`     // 1-based, in the order connections were accepted
+	Path       string `json:"path,omitempty"` // the upgrade request's target, e.g. "/"
+	// Headers are the upgrade request's headers, credentials (Authorization,
+	// cookies) replaced by "<redacted>": the recording says auth was used, never how.
+	Headers map[string][]string `json:"headers,omitempty"`
 }
 
 // SanitizeInfo says how a recording was sanitized.
@@ -63,6 +78,10 @@ const (
 	EndSignal      Ending = "signal"       // the proxy got a signal and forwarded it
 	EndStartFailed Ending = "start-failed" // the server could not be started
 	EndError       Ending = "error"        // an I/O error ended the session
+	// WebSocket connections: either side may end one; a dropped connection is an
+	// ordinary end (the app-server never sends a close frame).
+	EndClientClosed Ending = "client-closed" // the client closed or dropped the connection
+	EndServerClosed Ending = "server-closed" // the server closed or dropped the connection
 	// EndProxyKilled is written by recovery (Recover) on a recording whose proxy was
 	// killed before it could write a trailer.
 	EndProxyKilled Ending = "proxy-killed"

@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -141,9 +142,16 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 	switch {
 	case f.Msg.Kind.IsJSON() && f.Dir != wire.Stderr:
 		msg := trimSpace(content)
-		if len(msg) != len(content) {
+		// A WebSocket message is not a line: pretty-printed JSON may hold raw line
+		// breaks, which would split the recording's line. The exact bytes go in raw;
+		// msg gets spaces instead (a raw line break in JSON is only ever whitespace).
+		broken := bytes.ContainsAny(msg, "\r\n")
+		if len(msg) != len(content) || broken {
 			b = append(b, `,"raw":`...)
 			b = jsonx.EscapeDEL.AppendString(b, string(content))
+		}
+		if broken {
+			msg = oneLine(msg)
 		}
 		b = append(b, `,"msg":`...)
 		// The message goes to the buffer as is: copying a 200 KB delta into b first
@@ -379,6 +387,17 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// oneLine is msg with every CR and LF replaced by a space.
+func oneLine(msg []byte) []byte {
+	out := bytes.Clone(msg)
+	for i, c := range out {
+		if c == '\r' || c == '\n' {
+			out[i] = ' '
+		}
+	}
+	return out
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -1,36 +1,72 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/codexrec/codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
 )
 
 // maxDiffLines bounds a diagnostic's diff; the rest is counted.
 const maxDiffLines = 20
 
-// structuralDiff lists how got differs from want, one JSON pointer per line, leaving
-// out what never has to match: the top-level id and the "jsonrpc" member.
-func structuralDiff(want, got []byte) []string {
-	wv, ok1 := decode(wire.Content(want))
-	gv, ok2 := decode(wire.Content(got))
+// A diagnostic shows what the user must act on: of two messages of the same kind and
+// method, the fields of the body that still differ once what the match mode accepts
+// is set aside (identity fields; with normalisation, ids, times and paths), each with
+// the live value and the recorded one as their JSON text (<cwd>, never \u003ccwd\u003e).
+// Values a secret rule matches are masked before anything is printed.
+
+// tree is one side of a diff at one place: the decoded value, the value to print
+// (decoded from the masked line) and the normalised value when the mode normalises.
+type tree struct {
+	raw, shown, norm any
+	normalized       bool
+}
+
+func (t tree) member(k string) (tree, bool) {
+	rm, _ := t.raw.(map[string]any)
+	v, ok := rm[k]
+	c := tree{raw: v}
+	if sm, isMap := t.shown.(map[string]any); isMap {
+		c.shown = sm[k]
+	}
+	if o, isObj := t.norm.(normalize.Object); t.normalized && isObj {
+		c.norm, c.normalized = o.Get(k)
+	}
+	return c, ok
+}
+
+func (t tree) elem(i int) tree {
+	c := tree{raw: t.raw.([]any)[i]}
+	if sa, ok := t.shown.([]any); ok && i < len(sa) {
+		c.shown = sa[i]
+	}
+	if na, ok := t.norm.([]any); t.normalized && ok && i < len(na) {
+		c.norm, c.normalized = na[i], true
+	}
+	return c
+}
+
+// bodyDiff lists how the live message's body differs from the recorded one's, one
+// JSON pointer per line ("/params/input/0/text: live, recorded ..."); normalized
+// sets aside what params mode accepts. Both must be of the same kind and method.
+func bodyDiff(want, got Message, normalized bool) []string {
+	root := "/" + bodyPath(want.Msg.Kind)
+	w, ok1 := bodyTree(want, normalized)
+	g, ok2 := bodyTree(got, normalized)
 	if !ok1 || !ok2 {
-		if string(wire.Content(want)) == string(wire.Content(got)) {
-			return nil
-		}
-		return []string{fmt.Sprintf(": %s -> %s", short(wire.Content(want)), short(wire.Content(got)))}
-	}
-	if wm, ok := wv.(map[string]any); ok {
-		wv = without(wm, "id", "jsonrpc")
-	}
-	if gm, ok := gv.(map[string]any); ok {
-		gv = without(gm, "id", "jsonrpc")
+		return nil
 	}
 	var out []string
-	diffValues(&out, "", wv, gv)
+	diffTrees(&out, root, w, g)
 	if len(out) > maxDiffLines {
 		n := len(out) - maxDiffLines
 		out = append(out[:maxDiffLines], fmt.Sprintf("... and %d more", n))
@@ -38,24 +74,62 @@ func structuralDiff(want, got []byte) []string {
 	return out
 }
 
-func without(m map[string]any, keys ...string) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
+func bodyPath(k wire.Kind) string {
+	switch k {
+	case wire.KindResponse:
+		return "result"
+	case wire.KindError:
+		return "error"
 	}
-	for _, k := range keys {
-		delete(c, k)
-	}
-	return c
+	return "params"
 }
 
-func diffValues(out *[]string, ptr string, w, g any) {
+// bodyTree decodes m's body three ways: as sent, masked for printing, normalised.
+func bodyTree(m Message, normalized bool) (tree, bool) {
+	body := m.Body()
+	var t tree
+	if body != nil {
+		v, ok := decode(body)
+		if !ok {
+			return t, false
+		}
+		t.raw = v
+		withoutIdentity(m.Msg.Method, t.raw)
+		t.shown = v
+		if masked := maskedBody(m); !bytes.Equal(masked, body) {
+			if sv, ok := decode(masked); ok {
+				t.shown = sv
+				withoutIdentity(m.Msg.Method, t.shown)
+			} else {
+				t.shown = "<withheld>"
+			}
+		}
+	}
+	if normalized {
+		nb := identityless(m.Msg.Method, body)
+		if nb == nil {
+			t.normalized = true
+		} else if nv, err := normalize.MustNew(normalize.Options{}).Message(nb); err == nil {
+			t.norm, t.normalized = nv, true
+		}
+	}
+	return t, true
+}
+
+func diffTrees(out *[]string, ptr string, w, g tree) {
 	if len(*out) > maxDiffLines {
 		return
 	}
-	switch wt := w.(type) {
+	if w.normalized && g.normalized {
+		if normalize.EqualFilled(w.norm, g.norm) {
+			return
+		}
+	} else if jsonEqualValues(w.raw, g.raw) {
+		return
+	}
+	switch wt := w.raw.(type) {
 	case map[string]any:
-		gt, ok := g.(map[string]any)
+		gt, ok := g.raw.(map[string]any)
 		if !ok {
 			break
 		}
@@ -71,65 +145,106 @@ func diffValues(out *[]string, ptr string, w, g any) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			p := ptr + "/" + jsonx.EscapeToken(k)
-			wv, inW := wt[k]
-			gv, inG := gt[k]
+			wc, inW := w.member(k)
+			gc, inG := g.member(k)
 			switch {
 			case !inG:
-				*out = append(*out, fmt.Sprintf("%s: missing (expected %s)", p, shortValue(wv)))
+				*out = append(*out, fmt.Sprintf("%s: absent, recorded %s", p, shownValue(wc.shown)))
 			case !inW:
-				*out = append(*out, fmt.Sprintf("%s: unexpected %s", p, shortValue(gv)))
+				*out = append(*out, fmt.Sprintf("%s: %s, not recorded", p, shownValue(gc.shown)))
 			default:
-				diffValues(out, p, wv, gv)
+				diffTrees(out, p, wc, gc)
 			}
 		}
 		return
 	case []any:
-		gt, ok := g.([]any)
+		gt, ok := g.raw.([]any)
 		if !ok {
 			break
 		}
-		n := min(len(wt), len(gt))
-		for i := 0; i < n; i++ {
-			diffValues(out, fmt.Sprintf("%s/%d", ptr, i), wt[i], gt[i])
+		for i := 0; i < min(len(wt), len(gt)); i++ {
+			diffTrees(out, fmt.Sprintf("%s/%d", ptr, i), w.elem(i), g.elem(i))
 		}
 		if len(wt) != len(gt) {
-			*out = append(*out, fmt.Sprintf("%s: %d elements, expected %d", orRoot(ptr), len(gt), len(wt)))
+			*out = append(*out, fmt.Sprintf("%s: %d elements, recorded %d", ptr, len(gt), len(wt)))
 		}
 		return
-	default:
-		if jsonEqualValues(w, g) {
-			return
-		}
 	}
-	*out = append(*out, fmt.Sprintf("%s: %s, expected %s", orRoot(ptr), shortValue(g), shortValue(w)))
+	*out = append(*out, fmt.Sprintf("%s: %s, recorded %s", ptr, shownValue(g.shown), shownValue(w.shown)))
 }
 
 func jsonEqualValues(a, b any) bool {
-	ab, _ := json.Marshal(a)
-	bb, _ := json.Marshal(b)
-	return string(ab) == string(bb)
+	return bytes.Equal(marshal(a), marshal(b))
 }
 
-func orRoot(p string) string {
-	if p == "" {
-		return "(message)"
+// marshal encodes v as JSON without HTML escaping, so <cwd> stays <cwd>.
+func marshal(v any) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return []byte(fmt.Sprint(v))
 	}
-	return p
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-func shortValue(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
+func shownValue(v any) string { return short(marshal(v)) }
+
+// masker masks secrets in what a diagnostic prints, by the sanitizer's shape and
+// protocol-field rules. A Sanitizer keeps state across frames (secrets split over
+// deltas), so its use is serialised and the state forgotten after each message.
+var masker = sync.OnceValue(func() *maskerState {
+	z, err := sanitize.New(sanitize.Options{})
+	return &maskerState{z: z, err: err}
+})
+
+type maskerState struct {
+	mu  sync.Mutex
+	z   *sanitize.Sanitizer
+	err error
+}
+
+// redactionHash is the per-process key a placeholder carries; it would make every
+// run's diagnostics differ, and names nothing the user can act on.
+var redactionHash = regexp.MustCompile(`(<redacted:[a-z0-9-]+):[0-9a-f]+>`)
+
+// mask returns line's content with secrets masked, or a notice when no masking is
+// possible.
+func mask(line []byte) []byte {
+	m := masker()
+	if m.err != nil {
+		return []byte(`"<message withheld: sanitizer unavailable>"`)
 	}
-	return short(b)
+	m.mu.Lock()
+	out, _ := m.z.Frame(wire.Content(line))
+	m.z.ForgetStreams()
+	m.mu.Unlock()
+	in := wire.Content(line)
+	if bytes.Equal(out, in) {
+		return out
+	}
+	return redactionHash.ReplaceAllFunc(out, func(p []byte) []byte {
+		if bytes.Contains(in, p) {
+			return p // the recording's own placeholder, printed as it is
+		}
+		return redactionHash.ReplaceAll(p, []byte("$1>"))
+	})
 }
 
-// short cuts long text for diagnostics.
+// maskedBody is m's body from the masked line.
+func maskedBody(m Message) []byte {
+	return Message{Msg: m.Msg, Line: mask(m.Line)}.Body()
+}
+
+// short cuts long text for diagnostics, at a character boundary.
 func short(b []byte) string {
 	const limit = 160
 	if len(b) <= limit {
 		return string(b)
 	}
-	return string(b[:limit]) + fmt.Sprintf("... (%d bytes)", len(b))
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return string(b[:cut]) + fmt.Sprintf("... (%d bytes)", len(b))
 }

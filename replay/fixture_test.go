@@ -253,7 +253,7 @@ func TestServerRequestAnswers(t *testing.T) {
 		{"id as a string", func(r string) string { return strings.Replace(r, `"id":0`, `"id":"0"`, 1) },
 			[]error{replay.ErrNoMatch, replay.ErrUnused}, `response answers id "0", which the replay never sent as a request`},
 		{"declined", func(r string) string { return strings.Replace(r, `"accept"`, `"decline"`, 1) },
-			[]error{replay.ErrNoMatch, replay.ErrUnused}, `/result/decision: "decline", expected "accept"`},
+			[]error{replay.ErrNoMatch, replay.ErrUnused}, `/result/decision: "decline", recorded "accept"`},
 		{"no answer", func(string) string { return "" }, []error{replay.ErrUnused}, "response id 0 (item/commandExecution/requestApproval)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

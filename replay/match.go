@@ -18,7 +18,8 @@ type Mode uint8
 const (
 	// ModeParams matches kind and method, then the params (result or error for
 	// answers to server requests) after normalising what varies from run to run:
-	// ids, timestamps, paths and sanitizer placeholders (internal/normalize).
+	// ids, timestamps, paths and sanitizer placeholders (internal/normalize); what
+	// identifies the client rather than what it asks for is left out (IdentityFields).
 	ModeParams Mode = iota
 	// ModeStrict matches kind and method, then params equal as JSON (member order
 	// and whitespace aside).
@@ -111,7 +112,8 @@ func MatchStrict(got, want Message) bool {
 	return MatchMethod(got, want) && jsonEqual(got.Body(), want.Body())
 }
 
-// MatchParams is MatchMethod and bodies equal after normalisation.
+// MatchParams is MatchMethod and bodies equal after normalisation, leaving out what
+// identifies the client (IdentityFields).
 func MatchParams(got, want Message) bool {
 	if !MatchMethod(got, want) {
 		return false
@@ -120,7 +122,8 @@ func MatchParams(got, want Message) bool {
 	if jsonEqual(g, w) {
 		return true
 	}
-	return normalizedEqual(w, g)
+	m := want.Msg.Method
+	return normalizedEqual(identityless(m, w), identityless(m, g))
 }
 
 // jsonEqual compares two JSON texts as values; nil is null.

@@ -238,9 +238,11 @@ func TestMismatch(t *testing.T) {
 	log := s.log.String()
 	for _, want := range []string{
 		"client line 3 matched nothing",
-		`got:      {"id":"x","method":"thread/start"`,
-		`expected: {"id":2,"method":"thread/start"`,
-		`/params/approvalPolicy: "on-request", expected "never"`,
+		"request thread/start\n  live:", // after "waiting for: seq N", N as the live recording has it
+		`live:        {"id":"x","method":"thread/start"`,
+		`recorded:    {"id":2,"method":"thread/start"`,
+		`/params/approvalPolicy: "on-request", recorded "never"`,
+		"accepted by: --match method",
 		"1 expected client frame(s) never came",
 	} {
 		if !strings.Contains(log, want) {

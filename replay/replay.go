@@ -46,6 +46,19 @@ type Server struct {
 	// DefaultPatience; negative, never.
 	Patience time.Duration
 
+	// Strict makes every recorded client message required in its recorded place:
+	// without it, a recorded client notification the live client never sends
+	// (initialized) is skipped once the live client has gone past it, and listed on
+	// Log at the end instead of failing the session (see skip.go).
+	Strict bool
+
+	// Hangup, when closed, makes Serve end as at the client's EOF (a client that
+	// closes stdin and sends SIGTERM at once): lines the client wrote before are still
+	// read, until in ends or the client has been silent for HangupGrace; then
+	// the frames that are due are sent and unused frames are reported. (Whenever the
+	// client closes its end, writes stop quietly and its input is read to the end.)
+	Hangup <-chan struct{}
+
 	// FailFast makes Serve return at the first mismatch.
 	FailFast bool
 
@@ -65,6 +78,10 @@ type Server struct {
 	OnMismatch func(*Mismatch)
 }
 
+// HangupGrace is how long Serve keeps reading after Server.Hangup while the client
+// sends nothing more and its input has not ended.
+const HangupGrace = 250 * time.Millisecond
+
 // Sentinel errors. Serve's error wraps ErrNoMatch, ErrUnused or both (errors.Is).
 var (
 	// ErrNoMatch: a client message matched no expected frame.
@@ -79,12 +96,19 @@ var (
 
 // Mismatch describes a client message that matched no expected frame.
 type Mismatch struct {
-	Line    int          // 1-based position of the message in the client's stream
-	Got     []byte       // what the client sent, without the newline
-	Msg     wire.Message // its classification
-	Reason  string       // why nothing matched, one line
-	Nearest *ClientFrame // the closest expected frame, or nil when none is left
-	Diff    []string     // differences from Nearest, one per line ("/params/x: ...")
+	Line     int          // 1-based position of the message in the client's stream
+	Got      []byte       // what the client sent, without the newline (unmasked)
+	Msg      wire.Message // its classification
+	Reason   string       // why nothing matched, one line
+	Expected *ClientFrame // the expected frame the replay waits for, or nil when none is left
+	Later    *ClientFrame // in order, a frame recorded after Expected that Got matches, or nil
+	Nearest  *ClientFrame // the expected frame of Got's kind and method it was compared with, or nil
+	// Diff lists how Got's body differs from Nearest's, one JSON pointer per line
+	// ("/params/x: live, recorded ..."), only what the match mode does not accept,
+	// secrets masked.
+	Diff []string
+	// Accept names the flags that would have accepted Got, each with what it does.
+	Accept []string
 }
 
 func (m *Mismatch) Error() string {
@@ -107,14 +131,21 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return ss.run(ctx, in)
 }
 
-// unusedError lists expected client frames that never came.
-func unusedError(name string, frames []*ClientFrame) error {
+// unusedError lists expected client frames that never came. A frame a mismatch was
+// compared with (contested) is said to be unmatched, not missing, since the client
+// did send something in its place.
+func unusedError(name string, frames []*ClientFrame, contested map[int64]contest) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "replay %s: %d expected client frame", name, len(frames))
 	if len(frames) != 1 {
 		b.WriteByte('s')
 	}
-	fmt.Fprintf(&b, " never came (first: seq %d %s)", frames[0].Seq, describe(frames[0].Msg))
+	first := frames[0]
+	if c, ok := contested[first.Seq]; ok {
+		fmt.Fprintf(&b, " never matched (first: seq %d %s; client line %d %s)", first.Seq, describe(first.Msg), c.line, c)
+	} else {
+		fmt.Fprintf(&b, " never came (first: seq %d %s)", first.Seq, describe(first.Msg))
+	}
 	return fmt.Errorf("%s: %w", b.String(), ErrUnused)
 }
 

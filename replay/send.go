@@ -44,10 +44,7 @@ func (s *session) pump() error {
 			return err
 		}
 	}
-	if err := s.out.Flush(); err != nil {
-		return s.writeErr(err)
-	}
-	return nil
+	return s.flush()
 }
 
 // ready reports whether every client frame server frame i waits for has come: the
@@ -156,6 +153,9 @@ func (s *session) emit(i int) error {
 
 // write sends one line to the client, after the garbage line if a rule asks for one.
 func (s *session) write(b []byte) error {
+	if s.gone {
+		return nil
+	}
 	if !s.wrote {
 		s.wrote = true
 		for _, f := range s.srv.Faults {

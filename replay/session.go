@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"syscall"
 	"time"
 
 	"github.com/codexrec/codexrec/wire"
@@ -21,6 +23,7 @@ type session struct {
 
 	// Client side.
 	matched []bool
+	skipped []bool       // notifications passed over (skip.go); nil until one is
 	liveID  []wire.ID    // the live id each matched client frame came with
 	lo      int          // first unmatched client frame; in ordered mode, frames matched
 	lines   int          // client lines read
@@ -41,11 +44,14 @@ type session struct {
 	overload map[string]int
 	subst    []substitution
 	ended    bool // a fault ended the stream
+	hungUp   bool // Server.Hangup was closed
+	gone     bool // the client closed its end: writes are dropped
 
 	lastInput time.Time // when the client last sent a line (or the session began)
 	forced    []bool    // server frames released by patience
 
 	mismatches []*Mismatch
+	contested  map[int64]contest // expected frames (by seq) a mismatch was compared with
 }
 
 // queue is a run of server frames sent in recorded order.
@@ -141,6 +147,14 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 	timer.Stop()
 	defer timer.Stop()
 	var readErr error
+	hangup := s.srv.Hangup
+	var grace *time.Timer
+	var graceC <-chan time.Time
+	defer func() {
+		if grace != nil {
+			grace.Stop()
+		}
+	}()
 	for !s.ended {
 		var wake <-chan time.Time
 		at := s.nextDue
@@ -155,6 +169,9 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 		select {
 		case r := <-lines:
 			s.lastInput = time.Now()
+			if grace != nil {
+				grace.Reset(HangupGrace)
+			}
 			if len(r.line) > 0 {
 				if err := s.receive(r.line); err != nil {
 					return err
@@ -168,6 +185,14 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 			}
 		case now := <-wake:
 			s.release(now)
+		case <-hangup:
+			// Read on for what the client wrote before it hung up; its EOF is
+			// normally a moment away.
+			hangup, s.hungUp = nil, true
+			grace = time.NewTimer(HangupGrace)
+			graceC = grace.C
+		case <-graceC:
+			eof = true
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -205,13 +230,13 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 // finish sends what reordering held back and flushes; a fault's EOF closes out.
 func (s *session) finish() error {
 	for _, b := range s.held {
-		if _, err := s.out.Write(b); err != nil {
-			return s.writeErr(err)
+		if err := s.write(b); err != nil {
+			return err
 		}
 	}
 	s.held = nil
-	if err := s.out.Flush(); err != nil {
-		return s.writeErr(err)
+	if err := s.flush(); err != nil {
+		return err
 	}
 	if s.ended {
 		if c, ok := s.w.(io.Closer); ok {
@@ -221,8 +246,31 @@ func (s *session) finish() error {
 	return nil
 }
 
+// flush sends what is buffered.
+func (s *session) flush() error {
+	if s.gone {
+		return nil
+	}
+	if err := s.out.Flush(); err != nil {
+		return s.writeErr(err)
+	}
+	return nil
+}
+
 func (s *session) writeErr(err error) error {
+	if clientGone(err) {
+		// The client closed its end (it is ending, often with a SIGTERM on the way):
+		// nothing it could read is left to send; its input is still read to the end
+		// and judged as usual.
+		s.gone = true
+		return nil
+	}
 	return fmt.Errorf("replay %s: writing to the client: %w", s.sc.Name, err)
+}
+
+// clientGone reports whether a write failed because the client closed its end.
+func clientGone(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
 }
 
 // result is Serve's error: mismatches and, when checkUnused, frames never received.
@@ -234,15 +282,16 @@ func (s *session) result(checkUnused bool) error {
 	}
 	if checkUnused {
 		var unused []*ClientFrame
+		s.reportSkipped()
 		for i := s.lo; i < len(s.sc.Client); i++ {
-			if !s.matched[i] {
+			if !s.done(i) {
 				unused = append(unused, &s.sc.Client[i])
 			}
 		}
 		if len(unused) > 0 {
 			s.reportUnused(unused)
 			if !s.srv.AllowUnused {
-				errs = append(errs, unusedError(s.sc.Name, unused))
+				errs = append(errs, unusedError(s.sc.Name, unused, s.contested))
 			}
 		}
 	}

@@ -18,5 +18,17 @@ for v in $versions; do
     printf '%-8s %-18s %3d.%03ds\n' "$v" "$s" $((ms / 1000)) $((ms % 1000))
   done
 done
+# One WebSocket scenario per version: the same capture over ws:// (through the relay).
+socket_scenarios=${SOCKET_SCENARIOS:-plain}
+for v in $versions; do
+  mkdir -p "fixtures/hermetic/$v/ws"
+  for s in $socket_scenarios; do
+    start=$(date +%s%N)
+    "$bin" capture --scenario "$s" --codex-version "$v" --transport ws --force -o "fixtures/hermetic/$v/ws/$s.jsonl" 2>/dev/null \
+      || { echo "capture $s over ws with codex $v failed; rerun: $bin capture --scenario $s --codex-version $v --transport ws -o /tmp/$s.jsonl" >&2; exit 1; }
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    printf '%-8s %-18s %3d.%03ds\n' "$v" "ws/$s" $((ms / 1000)) $((ms % 1000))
+  done
+done
 ms=$(( ($(date +%s%N) - total_start) / 1000000 ))
 printf 'all fixtures: %d.%03ds\n' $((ms / 1000)) $((ms % 1000))

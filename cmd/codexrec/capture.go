@@ -42,6 +42,7 @@ type captureConfig struct {
 	force        bool
 	keepFailed   bool
 	verbose      bool
+	transport    string
 	list         bool
 	timeout      time.Duration
 	stages       stageFlags
@@ -56,6 +57,7 @@ func captureFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.keepFailed, "keep-failed", false, "publish the recording even when the scenario failed (its trailer says why)")
 	fs.BoolVar(&c.verbose, "v", false, "copy codex's stderr to stderr")
 	fs.BoolVar(&c.list, "list", false, "list the shipped scenarios and exit")
+	fs.StringVar(&c.transport, "transport", "stdio", "how the scripted client reaches codex: stdio, ws (WebSocket on ws://127.0.0.1, through a relay, to codex on a private unix socket) or unix (the same on a unix socket)")
 	fs.DurationVar(&c.timeout, "timeout", fixtures.DefaultTimeout, "how long to wait for each step (a response, a notification, an exit)")
 	// In a capture the binary's version and the schema's are one: --codex-version
 	// picks both.
@@ -115,7 +117,7 @@ func runCapture(cfg any, args []string, std stdio) error {
 
 	// The hooks run once the recording exists (Run calls them, Start does not).
 	var s *record.Session
-	fcfg := fixtures.Config{Scenario: sc, Codex: bin, MCPCommand: mcp, Timeout: c.timeout,
+	fcfg := fixtures.Config{Scenario: sc, Codex: bin, MCPCommand: mcp, Timeout: c.timeout, Transport: c.transport,
 		Tap:  func(f *wire.Frame) error { return s.Frame(f) },
 		Idle: func() error { return s.Writer.Flush() },
 		Segment: func(n int, argv []string) error {
@@ -144,6 +146,9 @@ func runCapture(cfg any, args []string, std stdio) error {
 		return err
 	}
 	h := recorder.Header{Codexrec: Version, Command: sess.PortableCommand(), Scenario: sc.Name, Notes: sc.Notes}
+	if c.transport == "ws" || c.transport == "unix" {
+		h.Socket = &recorder.SocketInfo{Transport: c.transport, Session: "capture", Connection: 1, Path: "/"}
+	}
 	if err := s.Create(c.out, h, recorder.Options{Force: c.force}); err != nil {
 		return createError(err)
 	}

@@ -75,7 +75,11 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(format, a...)} }
 
 func main() {
-	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
+	std := stdio{os.Stdin, os.Stdout, os.Stderr}
+	if shimName(os.Args[0]) { // a symlink named codex (see shim.go)
+		os.Exit(exitCode(shimMain(os.Args[0], &shimConfig{}, os.Args[1:], std), "", std.err))
+	}
+	os.Exit(run(os.Args[1:], std))
 }
 
 func run(args []string, std stdio) int {

@@ -4,21 +4,25 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/shim"
+	"github.com/codexrec/codexrec/wsproxy"
 )
 
 func init() {
 	register(&command{
 		name:    "record",
-		args:    "-o FILE [flags] -- COMMAND [ARGS...]",
-		summary: "run COMMAND (codex app-server) as a byte-faithful proxy and record both directions",
+		args:    "-o FILE [flags] -- COMMAND [ARGS...]  |  --listen URL -o DIR [--upstream URL | -- COMMAND...]",
+		summary: "run COMMAND (codex app-server) as a byte-faithful proxy and record both directions (stdio, or WebSocket with --listen)",
 		flags:   recordFlags,
 		run:     runRecord,
 	})
@@ -26,31 +30,65 @@ func init() {
 
 type recordConfig struct {
 	out      string
+	mode     string
 	force    bool
 	noStderr bool
 	queue    int
 	stages   stageFlags
+	socket   socketFlags
 }
 
 func recordFlags(fs *flag.FlagSet) any {
 	c := &recordConfig{}
-	fs.StringVar(&c.out, "o", "", "write the recording to `FILE` (required)")
+	fs.StringVar(&c.out, "o", "", "write the recording to `FILE` (required); a directory (DIR/) names it by the naming rule (docs/dropin.md)")
+	fs.StringVar(&c.mode, "mode", "", "`MODE`: record (replacing -o's recording), replay (serve -o's recording instead), auto (replay it if it exists, else record; never records when CI is set) or passthrough (run COMMAND, record nothing)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noStderr, "no-stderr", false, "pass the server's stderr through but do not record it")
 	fs.IntVar(&c.queue, "queue", proxy.DefaultQueueSize, "reads (each one or more lines) that may wait for the recorder before forwarding slows down")
 	c.stages.register(fs, true)
+	c.socket.register(fs)
 	return c
 }
 
 func runRecord(cfg any, args []string, std stdio) error {
 	c := cfg.(*recordConfig)
+	if c.socket.listen != "" && !wsproxy.IsStdio(c.socket.listen) {
+		return runRecordSocket(c, args, std)
+	}
+	if c.socket.upstream != "" || c.socket.urlFile != "" {
+		return usagef("--upstream and --url-file need --listen ws://HOST:PORT or unix://PATH")
+	}
 	if c.out == "" {
 		return usagef("-o FILE is required")
+	}
+	if l := wsproxy.ListenFlag(args[min(1, len(args)):]); !wsproxy.IsStdio(l) {
+		return usagef("the command listens on %s, where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- %s", l, strings.Join(wsproxy.WithoutListen(args), " "))
 	}
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
 	}
-	for _, o := range recorder.Orphans(c.out) {
+	mode := shim.ModeRecord
+	if c.mode != "" {
+		var err error
+		if mode, err = shim.ParseMode(c.mode); err != nil {
+			return usagef("--mode: %v", err)
+		}
+	}
+	// Without --mode, record is what it always was: it never replaces FILE unless
+	// --force. --mode record is the modes' record, which replaces what a former run
+	// recorded under the same name (so does any recording named in a directory).
+	if c.mode != "" || isDirTarget(c.out) {
+		spec := sessionSpec{mode: mode, command: args, rec: c, rep: defaultReplayConfig(), replace: c.mode != "" || c.force}
+		spec.setTarget(c.out)
+		return runSession(spec, std)
+	}
+	return recordSession(c, c.out, c.force, args, std.in, std)
+}
+
+// recordSession records the session of the command args with the client on in and
+// std.out into out.
+func recordSession(c *recordConfig, out string, force bool, args []string, in io.Reader, std stdio) error {
+	for _, o := range recorder.Orphans(out) {
 		fmt.Fprintf(std.err, "codexrec record: %s is a recording a killed codexrec left unpublished; complete it with: codexrec recover %s\n", o, o)
 	}
 	cwd, err := os.Getwd()
@@ -62,7 +100,7 @@ func runRecord(cfg any, args []string, std stdio) error {
 		return err
 	}
 	s.SkipStderr = c.noStderr
-	if err := s.Create(c.out, recorder.Header{Codexrec: Version, Command: args}, recorder.Options{Force: c.force}); err != nil {
+	if err := s.Create(out, recorder.Header{Codexrec: Version, Command: args}, recorder.Options{Force: force}); err != nil {
 		return createError(err)
 	}
 
@@ -78,11 +116,11 @@ func runRecord(cfg any, args []string, std stdio) error {
 	defer signal.Stop(pipes)
 
 	p := &proxy.Proxy{QueueSize: c.queue, Signals: sigs}
-	res, err := s.Run(p, exec.Command(args[0], args[1:]...), std.in, std.out, std.err)
+	res, err := s.Run(p, exec.Command(args[0], args[1:]...), in, std.out, std.err)
 	reportErr := c.stages.report(std.err, "record", s.Report())
 	switch {
 	case errors.Is(err, proxy.ErrStart):
-		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", err, c.out)}
+		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", err, out)}
 	case err != nil:
 		return finishError(err)
 	}

@@ -5,55 +5,110 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/shim"
 )
 
 func init() {
 	register(&command{
 		name:    "replay",
-		args:    "[flags] FILE",
-		summary: "serve a recording on stdin/stdout in place of codex app-server (a fake server for tests)",
+		args:    "[flags] FILE|DIR/ [-- COMMAND [ARGS...]]  |  --listen URL [--loop] [--url-file F] FILE|DIR",
+		summary: "serve a recording on stdin/stdout in place of codex app-server (a fake server for tests), or over WebSocket with --listen",
 		flags:   replayFlags,
 		run:     runReplay,
 	})
 }
 
 type replayConfig struct {
+	mode        string
 	match       string
 	unordered   bool
 	speed       float64
 	segment     int
 	failFast    bool
+	strict      bool
 	allowUnused bool
 	stderr      bool
 	patience    time.Duration
 	faults      multiFlag
+	listen      string
+	loop        bool
+	urlFile     string
+	tokenFile   string
+	connections int
 }
 
 func replayFlags(fs *flag.FlagSet) any {
 	c := &replayConfig{}
+	fs.StringVar(&c.mode, "mode", "replay", "`MODE`: replay, auto (replay FILE if it exists, else record it from -- COMMAND; never records when CI is set), record or passthrough (see docs/dropin.md)")
 	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
 	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
+	fs.BoolVar(&c.strict, "strict", false, "require every recorded client message, initialized too (by default a recorded notification the client never sends is skipped and reported)")
 	fs.BoolVar(&c.failFast, "fail-fast", false, "exit at the first client message that matches nothing")
 	fs.BoolVar(&c.allowUnused, "allow-unused", false, "do not fail when the client ends before sending every recorded message")
 	fs.BoolVar(&c.stderr, "stderr", false, "replay the server's recorded stderr lines on stderr")
 	fs.DurationVar(&c.patience, "patience", replay.DefaultPatience, "send a server frame recorded after a client message the client has not sent once the client was silent this `long` (0: never; see docs/replay.md)")
 	fs.Var(&c.faults, "fault", "inject a fault `RULE`, KIND[:METHOD[#N]][=VALUE] (repeatable; see docs/replay.md), KIND one of\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
+	fs.StringVar(&c.listen, "listen", "", "serve WebSocket clients on `URL` (ws://HOST:PORT, port 0 picks one, or unix://PATH): each connection gets a fresh replay of FILE, or of DIR's recordings in connection order")
+	fs.BoolVar(&c.loop, "loop", false, "with --listen: start over once every recording has been served")
+	fs.StringVar(&c.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
+	fs.StringVar(&c.tokenFile, "ws-token-file", "", "with --listen: the bearer token (first line of `FILE`) a client must send when the recording's did (default: any bearer token)")
+	fs.IntVar(&c.connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
 	return c
+}
+
+// defaultReplayConfig is replay's flags at their defaults.
+func defaultReplayConfig() *replayConfig {
+	return replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig)
 }
 
 func runReplay(cfg any, args []string, std stdio) error {
 	c := cfg.(*replayConfig)
-	if len(args) != 1 {
+	if len(args) == 0 {
 		return usagef("want exactly one recording")
 	}
+	if c.listen == "" && (c.loop || c.urlFile != "" || c.tokenFile != "" || c.connections != 0) {
+		return usagef("--loop, --url-file, --ws-token-file and --connections need --listen URL")
+	}
+	if c.listen != "" {
+		if len(args) != 1 {
+			return usagef("--listen serves exactly one recording or directory")
+		}
+		return replaySession(c, args[0], std.in, std)
+	}
+	var command []string
+	if len(args) > 1 {
+		if args[1] != "--" || len(args) == 2 {
+			return usagef("want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough")
+		}
+		command = args[2:]
+	}
+	mode, err := shim.ParseMode(c.mode)
+	if err != nil {
+		return usagef("--mode: %v", err)
+	}
+	if mode != shim.ModeReplay || isDirTarget(args[0]) {
+		spec := sessionSpec{mode: mode, command: command, rep: c, rec: defaultRecordConfig(), replace: true}
+		if command == nil {
+			spec.commandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
+		}
+		spec.setTarget(args[0])
+		return runSession(spec, std)
+	}
+	return replaySession(c, args[0], std.in, std)
+}
+
+// replaySession serves the recording at path to the client on in and std.out.
+func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error {
 	mode, err := replay.ParseMode(c.match)
 	if err != nil {
 		return usagef("--match: %v", err)
@@ -72,7 +127,7 @@ func runReplay(cfg any, args []string, std stdio) error {
 		patience = -1 // the package's zero is its default
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
+		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
 	for _, f := range c.faults {
 		fault, err := replay.ParseFault(f)
 		if err != nil {
@@ -83,21 +138,44 @@ func runReplay(cfg any, args []string, std stdio) error {
 	if c.stderr {
 		srv.Stderr = std.err
 	}
-	srv.Script, err = replay.LoadFile(args[0], c.segment)
+	if c.listen != "" {
+		return replaySocket(c, srv, path, std)
+	}
+	srv.Script, err = replay.LoadFile(path, c.segment)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	if w := recorder.Warning(args[0], srv.Script.Problems); w != "" {
+	if w := recorder.Warning(path, srv.Script.Problems); w != "" {
 		fmt.Fprintf(std.err, "codexrec replay: %s\n", w)
 	}
 	// A client that hangs up or is interrupted ends the replay like its stdin closing
-	// would; a write to a client that went away becomes an error, not a crash.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	// would (a client that closes stdin and sends SIGTERM at once is common); a second
+	// signal aborts. A write to a client that went away is not a crash.
+	sigs := make(chan os.Signal, 2)
+	// Never stopped: a signal that arrives after the session ended (the client's EOF
+	// won the race) must not kill the process on its way out with 143.
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	hangup := make(chan struct{})
+	ctx, abort := context.WithCancel(context.Background())
+	defer abort()
+	go func() {
+		select {
+		case <-sigs:
+			close(hangup)
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-sigs:
+			abort()
+		case <-ctx.Done():
+		}
+	}()
+	srv.Hangup = hangup
 	signal.Ignore(syscall.SIGPIPE)
 	defer signal.Reset(syscall.SIGPIPE)
 	// stdout is an *os.File, an io.Closer: an eof fault closes it, as a crash would.
-	err = srv.Serve(ctx, std.in, std.out)
+	err = srv.Serve(ctx, in, std.out)
 	switch {
 	case err == nil:
 		return nil

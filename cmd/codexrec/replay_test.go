@@ -86,7 +86,7 @@ func TestReplayCommand(t *testing.T) {
 		{name: "stderr replayed", args: []string{"--stderr", plain}, stdin: in, stdout: out, stderrSame: stderr},
 		{name: "mismatch", args: []string{plain}, stdin: wrong, code: 1,
 			stdoutHas: `{"error":{"code":-32600,"message":"replay: request turn/start differs from the recorded one`,
-			stderrHas: []string{"client line 4 matched nothing", "/params/input/0/text: \"Say goodbye.\", expected \"Say hello to codexrec.\"",
+			stderrHas: []string{"client line 4 matched nothing", "/params/input/0/text: \"Say goodbye.\", recorded \"Say hello to codexrec.\"",
 				"1 expected client frame(s) never came"}},
 		{name: "fail fast", args: []string{"--fail-fast", plain}, stdin: wrong, code: 1,
 			stderrHas: []string{"client line 4 matched nothing"}, stderrNot: "never came"},

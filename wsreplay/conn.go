@@ -1,0 +1,136 @@
+package wsreplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/coder/websocket"
+
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/wire"
+	"github.com/codexrec/codexrec/wsproxy"
+)
+
+// ServeHTTP answers as the real server does: any Origin header is refused (403) on a
+// ws:// recording, /readyz and /healthz answer 200, an upgrade gets the next replay.
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	idx := s.peek()
+	var h recorder.Header
+	if idx >= 0 {
+		h = s.headers[idx]
+	}
+	unix := h.Socket != nil && h.Socket.Transport == "unix"
+	if _, ok := req.Header["Origin"]; ok && !unix {
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
+	if !isUpgrade(req) {
+		switch req.URL.Path {
+		case "/readyz", "/healthz":
+			w.WriteHeader(http.StatusOK)
+		default:
+			http.Error(w, "Connection header did not include 'upgrade'", http.StatusBadRequest)
+		}
+		return
+	}
+	if msg := s.authFailure(h, req.Header); msg != "" {
+		http.Error(w, msg, http.StatusUnauthorized)
+		return
+	}
+	idx, n := s.take()
+	if idx < 0 {
+		http.Error(w, "codexrec replay: "+ErrExhausted.Error()+" (--loop starts over)", http.StatusServiceUnavailable)
+		return
+	}
+	s.conns.Add(1)
+	defer s.conns.Done()
+	err := s.serveConn(w, req, s.Recordings[idx])
+	if s.Log != nil {
+		if err != nil {
+			fmt.Fprintf(s.Log, "codexrec replay: connection %d (%s): %v\n", n, s.Recordings[idx], err)
+		} else {
+			fmt.Fprintf(s.Log, "codexrec replay: connection %d (%s): replayed\n", n, s.Recordings[idx])
+		}
+	}
+	s.mu.Lock()
+	s.results = append(s.results, Result{Conn: n, Recording: s.Recordings[idx], Err: err})
+	s.mu.Unlock()
+}
+
+// authFailure is the real server's 401 text when the recording's client sent a
+// bearer token and this one's is missing or wrong; "" when it passes.
+func (s *Server) authFailure(h recorder.Header, hd http.Header) string {
+	if h.Socket == nil || len(h.Socket.Headers["Authorization"]) == 0 {
+		return ""
+	}
+	v := hd.Get("Authorization")
+	if v == "" {
+		return "missing websocket bearer token"
+	}
+	scheme, token, ok := strings.Cut(v, " ")
+	if !ok || !strings.EqualFold(scheme, "bearer") {
+		return "invalid authorization header"
+	}
+	if s.Token != "" && strings.TrimSpace(token) != s.Token {
+		return "invalid websocket bearer token"
+	}
+	return ""
+}
+
+func isUpgrade(req *http.Request) bool {
+	return strings.EqualFold(req.Header.Get("Upgrade"), "websocket")
+}
+
+func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string) error {
+	sc, err := replay.LoadFile(path, 1)
+	if err != nil {
+		http.Error(w, "codexrec replay: "+err.Error(), http.StatusInternalServerError)
+		return err
+	}
+	// The replay writes lines; a socket recording's frames carry no newline, and
+	// the newline is what ends a message here. Each connection loads its own
+	// script, so this changes nobody else's.
+	for i := range sc.Server {
+		if l := sc.Server[i].Line; !wire.HasNewline(l) {
+			sc.Server[i].Line = append(l[:len(l):len(l)], '\n')
+		}
+	}
+	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		return err
+	}
+	c.SetReadLimit(wsproxy.DefaultReadLimit)
+	s.mu.Lock()
+	base := s.ctx
+	s.mu.Unlock()
+	if base == nil {
+		base = context.Background()
+	}
+	ctx, cancel := context.WithCancel(base)
+	defer cancel()
+	defer c.CloseNow() // the app-server never sends a close frame: it drops
+
+	srv := &replay.Server{}
+	if s.Configure != nil {
+		s.Configure(srv)
+	}
+	srv.Script = sc
+	if srv.Log == nil {
+		srv.Log = s.Log
+	}
+	gone := make(chan struct{})
+	in := newLineReader(ctx, c, gone)
+	out := &messageWriter{ctx: ctx, c: c, gone: gone}
+	err = srv.Serve(ctx, in, out)
+	switch {
+	case base.Err() != nil && errors.Is(err, context.Canceled):
+		return nil // shut down
+	case errors.Is(err, errClientGone):
+		return nil
+	}
+	return err
+}

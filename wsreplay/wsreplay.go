@@ -1,0 +1,191 @@
+// Package wsreplay serves recordings as a fake codex app-server over WebSocket
+// (ws://, unix://): each client connection gets a fresh replay of the next recording,
+// one JSON-RPC message per text frame, with the real server's health routes, Origin
+// refusal and bearer-token check. It does not match or send messages itself (package
+// replay does, on a line stream this package adapts messages to and from).
+package wsreplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/wsproxy"
+)
+
+// Server serves Recordings, one per connection in order. Only Recordings is
+// required.
+type Server struct {
+	// Recordings are the recordings' paths (Recordings or FindRecordings).
+	Recordings []string
+	// Loop starts over once every recording has been served; without it a further
+	// connection is refused (503).
+	Loop bool
+	// Configure, when set, sets up each connection's replay.Server (Mode, Speed,
+	// Faults...); Script is set by Serve.
+	Configure func(*replay.Server)
+	// Token is the bearer token accepted when the recording says the client
+	// authenticated; empty accepts any bearer token (the recording never holds it).
+	Token string
+	// Log, when set, gets each replay's diagnostics and one line per connection.
+	Log io.Writer
+
+	mu      sync.Mutex
+	next    int
+	n       int
+	headers []recorder.Header
+	results []Result
+	conns   sync.WaitGroup
+	ctx     context.Context
+}
+
+// Result is how one connection's replay ended.
+type Result struct {
+	Conn      int
+	Recording string
+	// Err is replay.Server.Serve's error: nil when every client message matched and
+	// every expected one came, else wrapping replay.ErrNoMatch and/or
+	// replay.ErrUnused, or an I/O error.
+	Err error
+}
+
+// ErrExhausted is the refusal of a connection once every recording has been served.
+var ErrExhausted = errors.New("every recording has been served")
+
+// FindRecordings returns path when it is a file, or the recordings (*.jsonl) in the
+// directory path, sorted by name: record --listen names them in connection order.
+func FindRecordings(path string) ([]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return []string{path}, nil
+	}
+	names, err := filepath.Glob(filepath.Join(path, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s holds no recordings (*.jsonl)", path)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Check loads every recording once, so a bad one fails before clients connect.
+func (s *Server) Check() error {
+	if len(s.Recordings) == 0 {
+		return errors.New("wsreplay: no recordings")
+	}
+	s.headers = make([]recorder.Header, len(s.Recordings))
+	for i, p := range s.Recordings {
+		sc, err := replay.LoadFile(p, 1)
+		if err != nil {
+			return err
+		}
+		s.headers[i] = sc.Header
+	}
+	return nil
+}
+
+// Serve accepts connections on ln until ctx is done, then drops every connection
+// and returns once every replay has ended.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if s.headers == nil {
+		if err := s.Check(); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	s.ctx = ctx
+	s.mu.Unlock()
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	srv.Close()
+	s.conns.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// Results are the connections that ended so far, in the order they ended.
+func (s *Server) Results() []Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Result(nil), s.results...)
+}
+
+// peek is the recording the next connection gets, or -1.
+func (s *Server) peek() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.next >= len(s.Recordings) {
+		if !s.Loop {
+			return -1
+		}
+		s.next = 0
+	}
+	return s.next
+}
+
+// take assigns the next recording and a connection number.
+func (s *Server) take() (idx, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.next >= len(s.Recordings) {
+		if !s.Loop {
+			return -1, 0
+		}
+		s.next = 0
+	}
+	idx = s.next
+	s.next++
+	s.n++
+	return idx, s.n
+}
+
+// ListenAndServe listens on url (ws://HOST:PORT, port 0 picks one, or
+// unix://PATH), prints "codexrec replay: listening on URL" on stderr, writes the
+// bound URL to urlFile when set, and serves until ctx is done. It is the whole of
+// `codexrec replay --listen` as one call.
+func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr io.Writer) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	a, err := wsproxy.ParseURL(url)
+	if err != nil {
+		return err
+	}
+	ln, bound, err := wsproxy.Listen(a)
+	if err != nil {
+		return err
+	}
+	if urlFile != "" {
+		if err := wsproxy.WriteURLFile(urlFile, bound.String()); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	if stderr != nil {
+		fmt.Fprintf(stderr, "codexrec replay: listening on %s\n", bound)
+	}
+	return s.Serve(ctx, ln)
+}
