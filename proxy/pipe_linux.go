@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 )
 
@@ -14,4 +15,21 @@ const fSetPipeSize = 1031
 // quota, the pipe keeps its size.
 func growPipe(f *os.File) {
 	syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), fSetPipeSize, 1<<20)
+}
+
+// tapperNice is how much lower the tapper thread's priority is than the pumps'.
+const tapperNice = 5
+
+// lowerPriority locks the calling goroutine to its thread and lowers that thread's
+// priority: when the CPUs are busy, forwarding runs before recording work (the queue
+// bounds how far the tapper may fall behind). The goroutine never unlocks, so the
+// thread ends with it and no other goroutine runs at the lower priority.
+func lowerPriority() {
+	runtime.LockOSThread()
+	prio, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
+	if err != nil {
+		return
+	}
+	// getpriority(2) returns 20-nice on Linux.
+	syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 20-prio+tapperNice)
 }

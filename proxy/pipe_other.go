@@ -5,3 +5,5 @@ package proxy
 import "os"
 
 func growPipe(*os.File) {}
+
+func lowerPriority() {}

@@ -101,8 +101,15 @@ var buffers = sync.Pool{New: func() any { b := make([]byte, 0, readSize); return
 const maxPooled = 4 << 20
 
 // release drops one owner of b's chunk; the last returns the buffer when reuse is on.
+// A long line's mapped buffer (wire.Release) is given back in either case.
 func (s *session) release(b *batch) {
-	if b.owners.Add(-1) == 0 && s.p.ReuseLines && cap(b.chunk) <= maxPooled {
+	if b.owners.Add(-1) != 0 {
+		return
+	}
+	switch {
+	case cap(b.chunk) > maxPooled:
+		wire.Release(b.chunk)
+	case s.p.ReuseLines:
 		if poisonReleased {
 			clear(b.chunk) // a use after release then shows as NUL bytes
 		}
@@ -151,6 +158,7 @@ func (s *session) forwarded() {
 // tapper taps the queue whenever a pump forwarded something, and runs Idle each time
 // it has caught up. It returns once the session is closed and the queue is empty.
 func (s *session) tapper() {
+	lowerPriority()
 	defer close(s.tapped)
 	dirty := false
 	for {
@@ -247,10 +255,13 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 		chunk, err := lines.Next(buf)
 		if len(chunk) > 0 {
 			if !s.p.ReuseLines {
-				if cap(chunk) <= maxPooled {
-					scratch = chunk[:0] // a long line's buffer is kept for the next
-				}
+				read := chunk
 				chunk = bytes.Clone(chunk)
+				if cap(read) <= maxPooled {
+					scratch = read[:0] // a long line's buffer is kept for the next
+				} else {
+					wire.Release(read)
+				}
 			}
 			b := &batch{chunk: chunk, frames: make([]wire.Frame, 0, 8), track: dir == wire.ServerToClient}
 			b.owners.Store(2)

@@ -1,7 +1,6 @@
 package sanitize
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/codexrec/codexrec/wire"
 )
 
 // ErrLeak is wrapped by the error the guard returns when it found something.
@@ -119,27 +120,39 @@ func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
 			size = max(size, int(min(fi.Size()+1, 4<<20)))
 		}
 	}
-	br := bufio.NewReaderSize(r, size)
+	// wire.Lines reads runs of whole lines into one reused buffer; a long line grows
+	// in mapped memory (given back at once), not by appending in the heap.
+	lines := wire.NewLines(r)
+	buf := make([]byte, 0, size)
 	var leaks []Leak
-	var long []byte
-	for n := 1; ; n++ {
-		line, err := br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, line...)
-			line, err = br.ReadSlice('\n')
+	n := 0
+	partial := false // the last line read lacked its newline: an error is on that line
+	for {
+		chunk, err := lines.Next(buf)
+		if len(chunk) > 0 {
+			partial = !bytes.HasSuffix(chunk, []byte("\n"))
 		}
-		if len(long) > 0 {
-			long = append(long, line...)
-			line = long
-			long = long[:0] // reused: scanLine keeps nothing of the line
+		for rest := chunk; len(rest) > 0; {
+			i := bytes.IndexByte(rest, '\n') + 1
+			if i == 0 {
+				i = len(rest)
+			}
+			n++
+			leaks = z.scanLine(bytes.TrimSuffix(rest[:i], []byte("\n")), n, leaks)
+			rest = rest[i:]
 		}
-		if len(line) > 0 {
-			leaks = z.scanLine(bytes.TrimSuffix(line, []byte("\n")), n, leaks)
+		if wire.IsLarge(chunk) {
+			wire.Release(chunk)
+		} else if cap(chunk) > 0 {
+			buf = chunk[:0]
 		}
 		if err == io.EOF {
 			return leaks, nil
 		}
 		if err != nil {
+			if !partial {
+				n++
+			}
 			return leaks, fmt.Errorf("line %d: %w", n, err)
 		}
 	}

@@ -212,3 +212,25 @@ func TestGuardScansHeader(t *testing.T) {
 		t.Errorf("Strings kept the key: %v", got)
 	}
 }
+
+// TestScanLongLine: a secret is found in a line far longer than the read buffer, and
+// in the line after it, with their line numbers.
+func TestScanLongLine(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{Secrets: []sanitize.Secret{{Name: "K", Value: "s3cr3t-value-0123456789"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := `{"delta":"` + strings.Repeat("x", 9<<20) + ` s3cr3t-value-0123456789"}`
+	file := "{}\n" + long + "\n" + `{"a":"s3cr3t-value-0123456789"}` + "\n"
+	leaks, err := z.Scan(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, l := range leaks {
+		lines = append(lines, l.Line)
+	}
+	if len(lines) != 2 || lines[0] != 2 || lines[1] != 3 {
+		t.Errorf("leaks on lines %v, want [2 3]", lines)
+	}
+}

@@ -45,8 +45,9 @@ type document struct {
 	// compiled is what the compiler gets: root with tagged unions rewritten (tagged.go).
 	compiled any
 	refs     sync.Map // "#/definitions/X" to the node it points at
-	// objExp and arrExp cache walk expansions by schema node, for objects and arrays.
-	objExp, arrExp sync.Map
+	// objExp and arrExp cache walk expansions by schema node, for objects and arrays;
+	// dependent marks the nodes whose expansion depends on the value (raw.go).
+	objExp, arrExp, dependent sync.Map
 	// infos caches what expand and matches read from each schema node (walkinfo.go).
 	infos sync.Map
 }

@@ -14,6 +14,7 @@ var crossCheck atomic.Bool
 
 func init() {
 	crossCheck.Store(true)
+	rawPath = false
 	fastHook = func(s *Set, r *route, v any, fast verdict) {
 		if crossCheck.Load() {
 			sch, err := s.compiledRoute(r)
@@ -27,8 +28,9 @@ func init() {
 	}
 }
 
-// SetCrossCheck turns the cross-check of the fast path on or off (for benchmarks).
-func SetCrossCheck(on bool) { crossCheck.Store(on) }
+// SetCrossCheck turns the cross-check of the fast path on or off (for benchmarks);
+// off, messages take the raw check (raw.go) as they do outside tests.
+func SetCrossCheck(on bool) { crossCheck.Store(on); rawPath = !on }
 
 // agrees reports where the fast verdict and jsonschema differ.
 func agrees(s *jsonschema.Schema, v any, fast verdict) error {

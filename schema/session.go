@@ -27,12 +27,17 @@ type SessionValidator struct {
 	set     *Set
 	v       *Validator
 	pending []wire.Frame
+	held    int // bytes in pending
 	notes   []string
 }
 
 // MaxPending bounds the frames held while the version is unknown; past it the
 // policy decides with what it has.
 const MaxPending = 1024
+
+// maxPendingBytes bounds the bytes of the frames held likewise: a huge frame before
+// the version is known (a session's first frames are small) is not copied to wait.
+const maxPendingBytes = 16 << 20
 
 // Start chooses the set now when Version or Dir fix it (so a bad flag fails before
 // anything runs). Calling it is optional: Frame starts a validator on first use.
@@ -111,10 +116,11 @@ func (s *SessionValidator) Frame(f *wire.Frame) []Finding {
 		}
 	}
 	if s.v == nil {
-		if len(s.pending) < MaxPending {
+		if len(s.pending) < MaxPending && s.held+len(f.Line) <= maxPendingBytes {
 			c := *f
 			c.Line = append([]byte(nil), f.Line...)
 			s.pending = append(s.pending, c)
+			s.held += len(f.Line)
 			return nil
 		}
 		if s.decide(""); s.v == nil {
@@ -137,7 +143,7 @@ func (s *SessionValidator) drain() []Finding {
 	for i := range s.pending {
 		out = append(out, s.check(&s.pending[i])...)
 	}
-	s.pending = nil
+	s.pending, s.held = nil, 0
 	return out
 }
 

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# make bench: the recording proxy against a bare cat pipe in the same run, then every
+# make bench: the realistic load first (internal/benchserver serving a recorded 0.171.0
+# turn, driven directly, behind the C relay and behind `codexrec record` plain and with
+# defaults, alternating; latency under load; peak memory of a huge line), then the
+# framing bench (the recording proxy against a bare cat pipe), then, with ALL=1, every
 # package's benchmarks. Figures are reported as ratios to the same-run baseline, since
 # the machines are shared and noisy.
+#
+#   COUNT=3        runs of each benchmark (the tables give each run and the median)
+#   ROUNDS=20      rounds per run of BenchmarkTurn (each: 16 pipelined turns and 10
+#                  single turns per path) and of BenchmarkLoad (one 1000-delta turn)
+#   HUGE=0         skip the huge-line memory bench (HUGE_MB=100 sets the line's size)
+#   ECHO=0         skip the cat-echo framing bench
+#   BASE=REV       also run the record paths of codexrec built at git revision REV
+#                  (base-plain, base-record): before and after, in the same run
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 benchtime=${BENCHTIME:-2s}
 out=$(mktemp)
-trap 'rm -f "$out" "$out.test"' EXIT
+base=
+trap 'rm -f "$out" "$out.test" "$out.turn"; [ -z "$base" ] || rm -rf "$base"' EXIT
 # PIN=1 runs everything on one CPU: no wake-up crosses CPUs, so the round trip measures
 # the work on the path (steadier on a shared machine, but not what a client sees).
 pin=()
@@ -15,8 +27,23 @@ if [ "${PIN:-0}" = 1 ]; then
   pin=(taskset -c 0)
 fi
 go test -c -o "$out.test" ./cmd/codexrec
+if [ -n "${BASE:-}" ]; then
+  base=$(mktemp -d)
+  mkdir "$base/src"
+  git archive "$BASE" | tar -x -C "$base/src"
+  (cd "$base/src" && go build -o "$base/codexrec" ./cmd/codexrec)
+  export CODEXREC_BASE="$base/codexrec"
+fi
+realistic='^Benchmark(Turn|Load)$'
+(cd cmd/codexrec && "${pin[@]}" "$out.test" -test.run '^$' -test.bench "$realistic" -test.benchtime "${ROUNDS:-20}x" -test.count "${COUNT:-3}") | tee "$out.turn"
+if [ "${HUGE:-1}" != 0 ]; then
+  (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkHugeLine$' -test.benchtime 1x -test.count 1) | tee -a "$out.turn"
+fi
+awk -f scripts/benchtable.awk "$out.turn"
+if [ "${ECHO:-1}" = 0 ]; then
+  exit 0
+fi
 (cd cmd/codexrec && "${pin[@]}" "$out.test" -test.run '^$' -test.bench '^Benchmark(Pipe|RoundTrip)$' -test.benchtime "$benchtime" -test.count "${COUNT:-3}") | tee "$out"
-rm -f "$out.test"
 awk '
 /^BenchmarkPipe\// {
   split($1, p, "/"); mode = p[2]
@@ -54,6 +81,7 @@ END {
     }
   }
 }' "$out"
+rm -f "$out.test"
 if [ "${ALL:-0}" = 1 ]; then
   go test -run '^$' -bench . -benchtime 1x ./...
 fi

@@ -23,8 +23,9 @@ func NewLines(r io.Reader) *Lines { return &Lines{r: r} }
 // lines that arrived: at least one line, ending in '\n', unless the stream ended with
 // a line that lacks it, which then comes alone with a nil error; the call after it
 // returns the stream's error (io.EOF at the end). A line longer than buf's capacity
-// grows the buffer (the result's backing array is then not buf's). Bytes read before
-// an error are returned first; nothing read is lost.
+// grows the buffer (the result's backing array is then not buf's; past a few MB it is
+// mapped memory, which the caller gives back with Release). Bytes read before an
+// error are returned first; nothing read is lost.
 func (l *Lines) Next(buf []byte) ([]byte, error) {
 	buf = append(buf[:0], l.carry...)
 	l.carry = l.carry[:0]
@@ -33,7 +34,7 @@ func (l *Lines) Next(buf []byte) ([]byte, error) {
 	}
 	for l.err == nil {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // a long line: room to read on
+			buf = growBuf(buf) // a long line: room to read on
 		}
 		start := len(buf)
 		n, err := l.r.Read(buf[start:cap(buf)])

@@ -163,3 +163,41 @@ func FuzzClassifyAgreesWithEncodingJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClassifyUTF8: a line is invalid-utf8 exactly when utf8.Valid says so (the
+// scanner checks strings as it goes, the whole line only when it is not JSON), and
+// otherwise JSON exactly when encoding/json says so.
+func FuzzClassifyUTF8(f *testing.F) {
+	long := strings.Repeat("0123456789", 5)
+	for _, mid := range []string{"é", "日本語", "\uFFFD", "\xff", "\xed\xa0\x80", "\xe6\x97", "\xc3", "😀", "\xf4\x90\x80\x80"} {
+		for k := range 9 {
+			f.Add([]byte(`{"a":"` + long[:k] + mid + `"}`))
+			f.Add([]byte(`{"a":"` + long + long[:k] + mid + long + `"}`))
+			f.Add([]byte(`{"a":"` + long + long[:k] + mid + `"}`))
+			f.Add([]byte(`{"` + long[:k] + mid + `":1}`))
+		}
+		f.Add([]byte(`{"a":1}` + mid))
+		f.Add([]byte(mid + `{"a":1}`))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.IndexByte(line, '\n') >= 0 {
+			return
+		}
+		m := wire.Classify(line)
+		blank := len(bytes.TrimLeft(line, " \t\r")) == 0
+		switch {
+		case blank:
+			if m.Reason != wire.ReasonBlank {
+				t.Fatalf("Classify(%q) = %+v, want blank", line, m)
+			}
+		case !utf8.Valid(line):
+			if m.Reason != wire.ReasonInvalidUTF8 {
+				t.Fatalf("Classify(%q) = %+v, want invalid-utf8", line, m)
+			}
+		case m.Reason == wire.ReasonInvalidUTF8:
+			t.Fatalf("Classify(%q) = invalid-utf8 for valid UTF-8", line)
+		case (m.Kind == wire.KindRaw && m.Reason == wire.ReasonNotJSON) == json.Valid(line):
+			t.Fatalf("Classify(%q) = %+v, encoding/json.Valid = %v", line, m, json.Valid(line))
+		}
+	})
+}

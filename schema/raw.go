@@ -1,0 +1,486 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The raw check runs the fast check (fast.go) and the undeclared-member walk (walk.go)
+// on a message's bytes instead of on decoded Go values, for the one answer that lets
+// a message skip everything else: certainly clean (valid, nothing undeclared). Almost
+// every message is, and decoding a message into maps and strings cost more than both
+// checks together (a 64 KB output delta was copied twice: once whole, once unescaped).
+// Where the bytes alone do not settle a question (an enum or format, a union whose
+// alternative depends on the value, an escaped or repeated key), the value at that
+// position alone is decoded and handed to the same code the decoded path runs, so
+// the answers cannot differ. Anything but "clean" sends the message down the decoded
+// path, which produces every finding as before.
+
+// rawPath turns the raw check on; this package's tests turn it off, so that every
+// message reaches the fast check and its cross-check against jsonschema (export_test.go).
+var rawPath = true
+
+// rawClean reports whether line (a JSON message, as wire.Classify found it) is
+// certainly valid against r and declares every member it has.
+func rawClean(r *route, line []byte) bool {
+	v := bytes.TrimSpace(line)
+	if len(v) == 0 || rawSchema(r.fast, v, 0) != valid {
+		return false
+	}
+	return rawDeclared(v, r.walk, r.top, true)
+}
+
+// rawSchema is fastSchema on the raw value v (exactly one JSON value, no spaces
+// around it).
+func rawSchema(s *fnode, v []byte, hops int) verdict {
+	if hops > maxHops || s.unsupported {
+		return unknown
+	}
+	if s.boolean != nil {
+		return verdictOf(*s.boolean)
+	}
+	c := v[0]
+	if s.constv != nil || s.hasEnum || s.format != nil {
+		if c == '{' || c == '[' {
+			return decodedSchema(s, v, hops)
+		}
+	}
+	if s.types != 0 {
+		if r := rawType(s.types, v); r != valid {
+			return r
+		}
+	}
+	if s.constv != nil || s.hasEnum || s.format != nil {
+		val, err := decode(v)
+		if err != nil {
+			return unknown
+		}
+		if s.constv != nil {
+			if r := fastEquals(val, *s.constv); r != valid {
+				return r
+			}
+		}
+		if s.hasEnum {
+			if r := fastEnum(s.enum, val); r != valid {
+				return r
+			}
+		}
+		if s.format != nil && s.format.Validate(val) != nil {
+			return invalid
+		}
+	}
+	if s.ref != nil {
+		return rawSchema(s.ref, v, hops+1)
+	}
+	r := valid
+	switch {
+	case c == '{':
+		r = rawObject(s, v)
+	case c == '[':
+		r = rawArray(s, v)
+	case c == '"':
+		if s.minLength != nil || s.maxLength != nil {
+			return decodedSchema(s, v, hops)
+		}
+	case c == 't' || c == 'f' || c == 'n':
+	default:
+		if s.minimum != nil || s.maximum != nil {
+			r = fastNumber(s, json.Number(v))
+		}
+	}
+	if r != valid {
+		return r
+	}
+	return rawCond(s, v, hops)
+}
+
+// decodedSchema is fastSchema on v decoded: the raw check's answer where the bytes
+// alone do not settle it.
+func decodedSchema(s *fnode, v []byte, hops int) verdict {
+	val, err := decode(v)
+	if err != nil {
+		return unknown
+	}
+	return fastSchema(s, val, hops)
+}
+
+func rawType(t jsonschema.Types, v []byte) verdict {
+	var want jsonschema.Types
+	switch v[0] {
+	case 'n':
+		want = nullBit
+	case 't', 'f':
+		want = boolBit
+	case '"':
+		want = strBit
+	case '[':
+		want = arrBit
+	case '{':
+		want = objBit
+	default:
+		want = numBit
+	}
+	if t&want != 0 {
+		return valid
+	}
+	if want == numBit && t&intBit != 0 && (plainIntegerBytes(v) || isIntegerNumber(json.Number(v))) {
+		return valid
+	}
+	return invalid
+}
+
+func plainIntegerBytes(b []byte) bool {
+	if len(b) > 0 && b[0] == '-' {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// maxRawKeys bounds the members an object may have for the raw check to track them
+// (for required and repeated names); a larger object is decoded.
+const maxRawKeys = 32
+
+// rawObject is fastObject. An object with an escaped or repeated member name (decoding
+// keeps the last of a repeated name) or with very many members is decoded instead.
+func rawObject(s *fnode, v []byte) verdict {
+	var keys [maxRawKeys][]byte
+	n := 0
+	r := valid
+	plain := true
+	check := len(s.props) > 0 || s.addl != nil
+	ok := eachMember(v, func(k, val []byte) bool {
+		if n == len(keys) || bytes.IndexByte(k, '\\') >= 0 {
+			plain = false
+			return false
+		}
+		for _, x := range keys[:n] {
+			if bytes.Equal(x, k) {
+				plain = false
+				return false
+			}
+		}
+		keys[n] = k
+		n++
+		if !check || r == invalid {
+			return true
+		}
+		var x verdict
+		if p, ok := s.props[string(k)]; ok {
+			x = rawSchema(p, val, 0)
+		} else {
+			switch add := s.addl.(type) {
+			case nil:
+				return true
+			case bool:
+				if add {
+					return true
+				}
+				x = invalid
+			case *fnode:
+				x = rawSchema(add, val, 0)
+			default:
+				x = unknown
+			}
+		}
+		r = r.and(x)
+		return true
+	})
+	if !ok {
+		return unknown
+	}
+	if !plain {
+		val, err := decode(v)
+		if err != nil {
+			return unknown
+		}
+		return fastObject(s, val.(map[string]any))
+	}
+	for _, name := range s.required {
+		found := false
+		for _, k := range keys[:n] {
+			if string(k) == name {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return invalid
+		}
+	}
+	return r
+}
+
+// rawArray is fastArray.
+func rawArray(s *fnode, v []byte) verdict {
+	var elems [][]byte
+	if !eachElement(v, func(e []byte) bool { elems = append(elems, e); return true }) {
+		return unknown
+	}
+	r := valid
+	evaluated := 0
+	switch items := s.items.(type) {
+	case nil:
+	case *fnode:
+		for _, e := range elems {
+			if r = r.and(rawSchema(items, e, 0)); r == invalid {
+				return invalid
+			}
+		}
+		evaluated = len(elems)
+	case []*fnode:
+		evaluated = min(len(elems), len(items))
+		for i, e := range elems[:evaluated] {
+			if r = r.and(rawSchema(items[i], e, 0)); r == invalid {
+				return invalid
+			}
+		}
+	default:
+		return unknown
+	}
+	switch add := s.addItems.(type) {
+	case nil:
+	case bool:
+		if !add && evaluated != len(elems) {
+			return invalid
+		}
+	case *fnode:
+		for _, e := range elems[evaluated:] {
+			if r = r.and(rawSchema(add, e, 0)); r == invalid {
+				return invalid
+			}
+		}
+	default:
+		return unknown
+	}
+	return r
+}
+
+// rawCond is fastCond.
+func rawCond(s *fnode, v []byte, hops int) verdict {
+	r := valid
+	if s.not != nil {
+		switch rawSchema(s.not, v, hops+1) {
+		case valid:
+			return invalid
+		case unknown:
+			r = unknown
+		}
+	}
+	for _, a := range s.allOf {
+		if r = r.and(rawSchema(a, v, hops+1)); r == invalid {
+			return invalid
+		}
+	}
+	if len(s.anyOf) > 0 {
+		some := invalid
+		for _, a := range s.anyOf {
+			x := rawSchema(a, v, hops+1)
+			if x == valid {
+				some = valid
+				break
+			}
+			if x == unknown {
+				some = unknown
+			}
+		}
+		if r = r.and(some); r == invalid {
+			return invalid
+		}
+	}
+	if len(s.oneOf) > 0 {
+		matched, unsure := 0, false
+		for _, a := range s.oneOf {
+			switch rawSchema(a, v, hops+1) {
+			case valid:
+				matched++
+			case unknown:
+				unsure = true
+			}
+			if matched > 1 {
+				return invalid
+			}
+		}
+		switch {
+		case unsure:
+			r = unknown
+		case matched == 0:
+			return invalid
+		}
+	}
+	if s.ifS != nil {
+		var x verdict
+		switch rawSchema(s.ifS, v, hops+1) {
+		case valid:
+			if s.then != nil {
+				x = rawSchema(s.then, v, hops+1)
+			}
+		case invalid:
+			if s.els != nil {
+				x = rawSchema(s.els, v, hops+1)
+			}
+		default:
+			x = unknown
+		}
+		if r = r.and(x); r == invalid {
+			return invalid
+		}
+	}
+	return r
+}
+
+// rawDeclared is the undeclared-member walk on raw bytes: it reports whether no
+// member of v is undeclared. An escaped member name answers false (the decoded path
+// then decides).
+func rawDeclared(v []byte, nodes []node, pre *expansion, top bool) bool {
+	switch v[0] {
+	case '{':
+		x := pre
+		if x == nil {
+			if x = rawExpansion(nodes, v); x == nil {
+				return false
+			}
+		}
+		if x.open {
+			return true
+		}
+		clean := true
+		ok := eachMember(v, func(k, mv []byte) bool {
+			if top && string(k) == "jsonrpc" {
+				return true // see walker.walk
+			}
+			if bytes.IndexByte(k, '\\') >= 0 {
+				clean = false
+				return false
+			}
+			child, declared, free := x.member(string(k))
+			if !declared {
+				clean = false
+				return false
+			}
+			if !free && len(child) > 0 && (mv[0] == '{' || mv[0] == '[') && !rawDeclared(mv, child, nil, false) {
+				clean = false
+				return false
+			}
+			return true
+		})
+		return ok && clean
+	case '[':
+		x := rawExpansion(nodes, v)
+		if x == nil {
+			return false
+		}
+		if x.open {
+			return true
+		}
+		i := -1
+		clean := true
+		ok := eachElement(v, func(e []byte) bool {
+			i++
+			if e[0] != '{' && e[0] != '[' {
+				return true
+			}
+			var child []node
+			for _, o := range x.objs {
+				switch items := o.s.(map[string]any)["items"].(type) {
+				case map[string]any:
+					child = append(child, node{doc: o.doc, s: items})
+				case []any:
+					if i < len(items) {
+						child = append(child, node{doc: o.doc, s: items[i]})
+					}
+				}
+			}
+			if len(child) > 0 && !rawDeclared(e, child, nil, false) {
+				clean = false
+				return false
+			}
+			return true
+		})
+		return ok && clean
+	}
+	return true
+}
+
+// rawExpansion is expandCached for the object or array v. Where the expansion depends
+// on the value (a union: matches reads the type, and of an object the scalar members
+// and which members are present), it is made from v's shallow value, which holds just
+// that. nil when v cannot be read so (an escaped member name).
+func rawExpansion(nodes []node, v []byte) *expansion {
+	isArr := v[0] == '['
+	var cache *sync.Map
+	var key unsafe.Pointer
+	if len(nodes) == 1 && nodes[0].props == nil && nodes[0].doc != nil {
+		if m, ok := nodes[0].s.(map[string]any); ok {
+			cache, key = &nodes[0].doc.objExp, reflect.ValueOf(m).UnsafePointer()
+			if isArr {
+				cache = &nodes[0].doc.arrExp
+			}
+			if e, ok := cache.Load(key); ok {
+				return e.(*expansion)
+			}
+		}
+	}
+	if cache != nil {
+		if _, dep := nodes[0].doc.dependent.Load(key); !dep {
+			var probe any = map[string]any(nil)
+			if isArr {
+				probe = []any(nil)
+			}
+			if x := expandCached(nodes, probe); x.cached {
+				return x
+			}
+			nodes[0].doc.dependent.Store(key, true)
+		}
+	}
+	var shallow any = []any(nil)
+	if !isArr {
+		m, ok := shallowObject(v)
+		if !ok {
+			return nil
+		}
+		shallow = m
+	}
+	objs, open, _ := expand(nodes, shallow)
+	return &expansion{objs: objs, open: open}
+}
+
+// shallowObject is the object v with its scalar members decoded and the others empty
+// objects and arrays: all that matches reads of a value.
+func shallowObject(v []byte) (map[string]any, bool) {
+	out := map[string]any{}
+	plain := true
+	ok := eachMember(v, func(k, val []byte) bool {
+		if bytes.IndexByte(k, '\\') >= 0 {
+			plain = false
+			return false
+		}
+		switch val[0] {
+		case '{':
+			out[string(k)] = map[string]any{}
+		case '[':
+			out[string(k)] = []any{}
+		default:
+			x, err := decode(val)
+			if err != nil {
+				plain = false
+				return false
+			}
+			out[string(k)] = x
+		}
+		return true
+	})
+	return out, ok && plain
+}

@@ -1,0 +1,61 @@
+# Turns BenchmarkTurn, BenchmarkLoad and BenchmarkHugeLine lines into tables of
+# same-run ratios: per run, and the median of the runs.
+function median(arr, n,    i, j, t, a) {
+  for (i = 1; i <= n; i++) a[i] = arr[i]
+  for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function metric(name) { return (name in m) ? m[name] : -1 }
+/^BenchmarkTurn/ {
+  delete m
+  for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
+  tr++
+  printf "\nrun %d: realistic turns (%s)\n", tr, "ratios to the server alone and to the C relay, same run"
+  printf "  %-13s %10s %8s %9s %9s %9s %8s %8s\n", "path", "frames/s", "MB/s", "tput/srv", "p50 µs", "p99 µs", "p50/relay", "p99/relay"
+  for (k = 1; k <= np; k++) {
+    p = paths[k]
+    if (metric(p "-frames/s") < 0) continue
+    tput = m[p "-MB/s"] / m["server-MB/s"]
+    r50 = metric("relay-c-p50-µs") > 0 ? m[p "-p50-µs"] / m["relay-c-p50-µs"] : 0
+    r99 = metric("relay-c-p99-µs") > 0 ? m[p "-p99-µs"] / m["relay-c-p99-µs"] : 0
+    printf "  %-13s %10.0f %8.1f %9.2f %9.0f %9.0f %8.2f %8.2f\n", p, m[p "-frames/s"], m[p "-MB/s"], tput, m[p "-p50-µs"], m[p "-p99-µs"], r50, r99
+    T[p, tr] = tput; P50[p, tr] = r50; P99[p, tr] = r99
+  }
+  printf "  frames lost: %d (every recording's trailer counted every frame)\n", m["frames-lost"]
+}
+/^BenchmarkLoad/ {
+  delete m
+  for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
+  lr++
+  printf "\nrun %d: latency under load (µs; small deltas every 200 µs, 1 in 100 a 200 KB output delta; copying 200 KB takes %.1f µs here)\n", lr, m["copy-200KB-µs"]
+  printf "  %-13s %9s %9s %14s %14s %9s %9s\n", "path", "small p50", "small p99", "after-big p50", "after-big p99", "big p50", "p99/relay"
+  for (k = 1; k <= np; k++) {
+    p = paths[k]
+    if (metric(p "-small-p50-µs") < 0) continue
+    r = metric("relay-c-small-p99-µs") > 0 ? m[p "-small-p99-µs"] / m["relay-c-small-p99-µs"] : 0
+    printf "  %-13s %9.0f %9.0f %14.0f %14.0f %9.0f %9.2f\n", p, m[p "-small-p50-µs"], m[p "-small-p99-µs"], m[p "-after-big-p50-µs"], m[p "-after-big-p99-µs"], m[p "-big-p50-µs"], r
+  }
+}
+/^BenchmarkHugeLine/ {
+  delete m
+  for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
+  printf "\npeak RSS for one %.0f MB line (MB; target %.0f = 1.5x the line + 32 MB)\n", m["line-MB"], 1.5 * m["line-MB"] + 32
+  printf "  %-6s %8s %9s %9s %9s %9s %9s\n", "shape", "plain", "validate", "sanitize", "both", "defaults", "no-version"
+  split("echo s2c", shapes, " ")
+  for (k = 1; k <= 2; k++) {
+    s = shapes[k]
+    printf "  %-6s %8.0f %9.0f %9.0f %9.0f %9.0f %9.0f\n", s, m[s "-plain-rss-MB"], m[s "-validate-rss-MB"], m[s "-sanitize-rss-MB"], m[s "-both-rss-MB"], m[s "-defaults-rss-MB"], m[s "-unknown-version-rss-MB"]
+  }
+  print "  (plain .. both: without the leak guard; defaults: both, then the guard; no-version: both, the version unknown)"
+}
+END {
+  if (tr == 0) exit
+  printf "\nmedian of %d runs  | throughput vs the server alone | turn p50 vs the C relay | turn p99 vs the C relay\n", tr
+  for (k = 1; k <= np; k++) {
+    p = paths[k]
+    if (!((p, 1) in T)) continue
+    for (r = 1; r <= tr; r++) { a[r] = T[p, r]; b5[r] = P50[p, r]; b9[r] = P99[p, r] }
+    printf "  %-13s     %6.2f                          %6.2f                    %6.2f\n", p, median(a, tr), median(b5, tr), median(b9, tr)
+  }
+}
+BEGIN { np = split("server relay-c record-plain record base-plain base-record", paths, " ") }
