@@ -17,14 +17,33 @@ var notSessions = map[string]bool{
 }
 
 // IsSession reports whether codex's arguments start an app-server session on stdio,
-// the one kind of invocation a shim records or replays: the subcommand app-server
-// with no subcommand of its own, listening on stdio (the default, or stdio://).
+// the one kind of invocation a shim records or replays as a stream: the subcommand
+// app-server with no subcommand of its own, listening on stdio (the default, or
+// stdio://).
 func IsSession(args []string) bool {
+	listen, ok := appServerListen(args)
+	return ok && (listen == "" || listen == "stdio://" || listen == "stdio")
+}
+
+// SocketListen returns the URL an app-server session listens on when codex's
+// arguments start one on a socket (--listen ws://IP:PORT or unix://[PATH]), else "":
+// a shim records or replays such a session's connections.
+func SocketListen(args []string) string {
+	listen, ok := appServerListen(args)
+	if ok && (strings.HasPrefix(listen, "ws://") || strings.HasPrefix(listen, "unix://")) {
+		return listen
+	}
+	return ""
+}
+
+// appServerListen reports whether args start an app-server session, and the value
+// of its --listen ("" when there is none).
+func appServerListen(args []string) (listen string, ok bool) {
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return false
+			return "", false
 		}
 		if !strings.HasPrefix(a, "-") {
 			break
@@ -34,25 +53,27 @@ func IsSession(args []string) bool {
 		}
 	}
 	if i >= len(args) || args[i] != "app-server" {
-		return false
+		return "", false
 	}
 	rest := args[i+1:]
+	listens := 0
 	for j := 0; j < len(rest); j++ {
 		a := rest[j]
 		if notSessions[a] {
-			return false
+			return "", false
 		}
-		listen, ok := strings.CutPrefix(a, "--listen=")
-		if a == "--listen" && j+1 < len(rest) {
-			listen, ok = rest[j+1], true
+		if v, found := strings.CutPrefix(a, "--listen="); found {
+			listen = v
+			listens++
+		} else if a == "--listen" && j+1 < len(rest) {
+			listen = rest[j+1]
+			listens++
 			j++
-		}
-		if ok && listen != "stdio://" && listen != "stdio" {
-			return false
 		}
 		if valueFlags[a] {
 			j++
 		}
 	}
-	return true
+	// codex refuses a second --listen itself.
+	return listen, listens <= 1
 }

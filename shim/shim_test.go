@@ -152,26 +152,37 @@ func TestNamer(t *testing.T) {
 
 func filepathName(n int) string { return fmt.Sprintf("%03d-initialize.jsonl", n) }
 
-// TestIsSession: which codex command lines a shim records or replays.
+// TestIsSession: which codex command lines a shim records or replays, on stdio
+// (IsSession) or on a socket (SocketListen).
 func TestIsSession(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
-		want bool
+		args   []string
+		want   bool
+		listen string
 	}{
-		{[]string{"app-server"}, true},
-		{[]string{"app-server", "-c", "model=x", "--listen", "stdio://"}, true},
-		{[]string{"-c", "model_provider=fake", "app-server"}, true},
-		{[]string{"app-server", "--listen", "ws://127.0.0.1:0"}, false},
-		{[]string{"app-server", "--listen=unix://"}, false},
-		{[]string{"app-server", "generate-json-schema", "--out", "d"}, false},
-		{[]string{"app-server", "--help"}, false},
-		{[]string{"--version"}, false},
-		{[]string{"exec", "app-server"}, false},
-		{[]string{"-c", "app-server"}, false},
-		{[]string{}, false},
+		{[]string{"app-server"}, true, ""},
+		{[]string{"app-server", "-c", "model=x", "--listen", "stdio://"}, true, ""},
+		{[]string{"-c", "model_provider=fake", "app-server"}, true, ""},
+		{[]string{"app-server", "--listen", "ws://127.0.0.1:0"}, false, "ws://127.0.0.1:0"},
+		{[]string{"-c", "x=1", "app-server", "-c", "y=2", "--listen", "ws://127.0.0.1:4500"}, false, "ws://127.0.0.1:4500"},
+		{[]string{"app-server", "--listen=unix://"}, false, "unix://"},
+		{[]string{"app-server", "--listen", "unix:///tmp/x.sock"}, false, "unix:///tmp/x.sock"},
+		{[]string{"app-server", "--listen", "off"}, false, ""},
+		{[]string{"app-server", "--listen", "ws://127.0.0.1:0", "--listen", "stdio://"}, false, ""},
+		{[]string{"app-server", "--listen", "ws://127.0.0.1:0", "--help"}, false, ""},
+		{[]string{"app-server", "generate-json-schema", "--out", "d"}, false, ""},
+		{[]string{"app-server", "--help"}, false, ""},
+		{[]string{"--version"}, false, ""},
+		{[]string{"exec", "app-server"}, false, ""},
+		{[]string{"exec", "--listen", "ws://127.0.0.1:0"}, false, ""},
+		{[]string{"-c", "app-server"}, false, ""},
+		{[]string{}, false, ""},
 	} {
 		if got := shim.IsSession(tc.args); got != tc.want {
 			t.Errorf("IsSession(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+		if got := shim.SocketListen(tc.args); got != tc.listen {
+			t.Errorf("SocketListen(%q) = %q, want %q", tc.args, got, tc.listen)
 		}
 	}
 }

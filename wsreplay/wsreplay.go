@@ -39,6 +39,9 @@ type Server struct {
 	Token string
 	// Log, when set, gets each replay's diagnostics and one line per connection.
 	Log io.Writer
+	// Ready, when set, is called by ListenAndServe with the bound URL once clients
+	// may connect (a command standing in for codex prints codex's banner there).
+	Ready func(url string)
 
 	mu      sync.Mutex
 	next    int
@@ -186,6 +189,9 @@ func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr
 	}
 	if stderr != nil {
 		fmt.Fprintf(stderr, "codexrec replay: listening on %s\n", bound)
+	}
+	if s.Ready != nil {
+		s.Ready(bound.String())
 	}
 	return s.Serve(ctx, ln)
 }

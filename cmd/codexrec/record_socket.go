@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/codexrec/codexrec/record"
@@ -18,6 +19,9 @@ import (
 // socketFlags are record's WebSocket flags.
 type socketFlags struct {
 	listen, upstream, urlFile string
+	// banner prints codex's own ws:// banner once clients may connect: set when
+	// codexrec stands in for codex (the shim), never a flag.
+	banner bool
 }
 
 func (s *socketFlags) register(fs *flag.FlagSet) {
@@ -84,6 +88,9 @@ func runRecordSocket(c *recordConfig, args []string, std stdio) error {
 		Command: args, Stderr: std.err, URLFile: c.socket.urlFile}, rec)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if c.socket.banner && strings.HasPrefix(run.URL, "ws://") {
+		fmt.Fprint(std.err, wsproxy.Banner(run.URL))
 	}
 	childExited := false
 	select {

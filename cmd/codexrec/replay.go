@@ -43,6 +43,9 @@ type replayConfig struct {
 	urlFile     string
 	tokenFile   string
 	connections int
+	// banner prints codex's own ws:// banner once clients may connect: set when
+	// codexrec stands in for codex (the shim), never a flag.
+	banner bool
 }
 
 func replayFlags(fs *flag.FlagSet) any {

@@ -35,6 +35,13 @@ func replaySocket(c *replayConfig, proto *replay.Server, path string, std stdio)
 			*r = *proto
 			r.Faults = append([]replay.Fault(nil), proto.Faults...)
 		}}
+	if c.banner {
+		srv.Ready = func(url string) {
+			if strings.HasPrefix(url, "ws://") {
+				fmt.Fprint(std.err, wsproxy.Banner(url))
+			}
+		}
+	}
 	if c.tokenFile != "" {
 		b, err := os.ReadFile(c.tokenFile)
 		if err != nil {

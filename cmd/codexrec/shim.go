@@ -75,9 +75,9 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 	return usagef("unknown shim subcommand %q (want install or exec)", args[0])
 }
 
-// runAsCodex is codexrec started as codex: an app-server session on stdio is
-// recorded or replayed as the mode says; anything else is the real codex's, exec'd
-// with the same arguments.
+// runAsCodex is codexrec started as codex: an app-server session, on stdio or on a
+// socket, is recorded or replayed as the mode says; anything else is the real
+// codex's, exec'd with the same arguments.
 func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	getenv := os.Getenv
 	if c.real != "" {
@@ -89,7 +89,8 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 		}
 	}
 	real, realErr := shim.FindReal(self, getenv)
-	if !shim.IsSession(args) {
+	listen := shim.SocketListen(args)
+	if !shim.IsSession(args) && listen == "" {
 		if realErr != nil {
 			return &exitError{exitUsage, realErr}
 		}
@@ -144,6 +145,9 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	case mode != shim.ModePassthrough:
 		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
 	}
+	if listen != "" {
+		return runSocketSession(spec, listen, std)
+	}
 	return runSession(spec, std)
 }
 
@@ -152,7 +156,7 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 func shimMain(self string, c *shimConfig, args []string, std stdio) error {
 	run := func() error { return runAsCodex(self, c, args, std) }
 	report := firstSet(c.report, os.Getenv("CODEXREC_LOG"))
-	if report == "" || !shim.IsSession(args) {
+	if report == "" || !shim.IsSession(args) && shim.SocketListen(args) == "" {
 		return asCodex(run(), std)
 	}
 	return asCodex(reported(report, run), std)
