@@ -181,3 +181,75 @@ func TestShimSocket(t *testing.T) {
 		}
 	}
 }
+
+// TestShimSocketModes: the modes' other cases for a socket session. Mode record over
+// a directory that holds recordings replaces them, once the new session has its
+// own; mode auto then replays it; auto under CI never records a missing one; a
+// shim fixed to one recording file refuses a socket session.
+func TestShimSocketModes(t *testing.T) {
+	shimPath := installShim(t)
+	real := codextest.Binary(t, codexbin.Newest)
+	codex := wstest.Prepare(t, codexbin.Newest, wstest.TurnModel())
+	var env []string
+	for _, kv := range codex.Env {
+		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "CODEXREC_") {
+			env = append(env, kv)
+		}
+	}
+	recs := filepath.Join(t.TempDir(), "recordings")
+	dir := filepath.Join(recs, "001-socket")
+	url := "unix://" + filepath.Join(t.TempDir(), "app-server.sock")
+	addr, err := wsproxy.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string(nil), codex.Args[1:]...), "--listen", url)
+	// session runs one session in mode through the shim, with one client that
+	// initializes; it returns the shim's stderr.
+	session := func(run, mode string) string {
+		t.Helper()
+		e := pathEnv(append(env, "CODEXREC_MODE="+mode, "CODEXREC_DIR="+recs, "CODEXREC_RUN="+run),
+			filepath.Dir(shimPath), filepath.Dir(real))
+		cmd, stderr := startShim(t, shimPath, codex.Work, e, args...)
+		waitStderr(t, stderr, " listening on "+url+"\n")
+		c := wstest.MustDial(t, addr, nil)
+		c.Initialize("modes")
+		c.Conn.Close()
+		waitStderr(t, stderr, "connection 1 (")
+		cmd.Process.Signal(syscall.SIGTERM)
+		if code := exitCode(t, cmd, stderr); code != 0 {
+			t.Fatalf("%s: exit %d:\n%s", run, code, stderr)
+		}
+		return stderr.String()
+	}
+	session("first", "record")
+	first := waitGlob(t, filepath.Join(dir, "*.jsonl"), 1, &codextest.SyncBuffer{})
+	out := session("second", "record")
+	second, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(second) != 1 || second[0] == first[0] {
+		t.Errorf("after recording again: %q, want one recording replacing %q\n%s", second, first, out)
+	}
+	if left, _ := filepath.Glob(filepath.Join(recs, ".001-socket*")); len(left) > 0 {
+		t.Errorf("recording again left %q behind", left)
+	}
+	if out := session("third", "auto"); !strings.Contains(out, "codexrec: mode auto: replay "+dir+"/") ||
+		!strings.Contains(out, "): replayed\n") {
+		t.Errorf("mode auto over the recording did not replay it:\n%s", out)
+	}
+
+	t.Run("auto under CI", func(t *testing.T) {
+		e := pathEnv(append(env, "CODEXREC_MODE=auto", "CODEXREC_DIR="+t.TempDir(), "CI=true"), filepath.Dir(shimPath))
+		r := runEnv(t, e, nil, shimPath, args...)
+		if r.code != 2 || !strings.Contains(string(r.stderr), "001-socket/ (mode auto never records when CI is set") {
+			t.Errorf("exit %d, stderr %s; want 2 and the missing recording named", r.code, r.stderr)
+		}
+	})
+	t.Run("one recording file", func(t *testing.T) {
+		fixed := installShim(t, "--file", filepath.Join(t.TempDir(), "turn.jsonl"))
+		e := pathEnv(append(env, "CODEXREC_MODE=auto"), filepath.Dir(fixed), filepath.Dir(real))
+		r := runEnv(t, e, nil, fixed, args...)
+		if r.code != 2 || !strings.Contains(string(r.stderr), "one recording per connection") {
+			t.Errorf("exit %d, stderr %s; want 2 and why", r.code, r.stderr)
+		}
+	})
+}
