@@ -174,11 +174,16 @@ func fastArray(s *fnode, arr []any) verdict {
 	return r
 }
 
-// fastCond is not, allOf, anyOf, oneOf and if/then/else, in three-valued logic.
-func fastCond(s *fnode, v any, hops int) verdict {
+// fastCond is cond on decoded values.
+func fastCond(s *fnode, v any, hops int) verdict { return cond(s, v, hops, fastSchema) }
+
+// cond is not, allOf, anyOf, oneOf and if/then/else, in three-valued logic, with
+// check judging v against each subschema: fastSchema on decoded values, rawSchema
+// on raw bytes.
+func cond[V any](s *fnode, v V, hops int, check func(*fnode, V, int) verdict) verdict {
 	r := valid
 	if s.not != nil {
-		switch fastSchema(s.not, v, hops+1) {
+		switch check(s.not, v, hops+1) {
 		case valid:
 			return invalid
 		case unknown:
@@ -186,14 +191,14 @@ func fastCond(s *fnode, v any, hops int) verdict {
 		}
 	}
 	for _, a := range s.allOf {
-		if r = r.and(fastSchema(a, v, hops+1)); r == invalid {
+		if r = r.and(check(a, v, hops+1)); r == invalid {
 			return invalid
 		}
 	}
 	if len(s.anyOf) > 0 {
 		some := invalid
 		for _, a := range s.anyOf {
-			x := fastSchema(a, v, hops+1)
+			x := check(a, v, hops+1)
 			if x == valid {
 				some = valid
 				break
@@ -209,7 +214,7 @@ func fastCond(s *fnode, v any, hops int) verdict {
 	if len(s.oneOf) > 0 {
 		matched, unsure := 0, false
 		for _, a := range s.oneOf {
-			switch fastSchema(a, v, hops+1) {
+			switch check(a, v, hops+1) {
 			case valid:
 				matched++
 			case unknown:
@@ -228,14 +233,14 @@ func fastCond(s *fnode, v any, hops int) verdict {
 	}
 	if s.ifS != nil {
 		var x verdict
-		switch fastSchema(s.ifS, v, hops+1) {
+		switch check(s.ifS, v, hops+1) {
 		case valid:
 			if s.then != nil {
-				x = fastSchema(s.then, v, hops+1)
+				x = check(s.then, v, hops+1)
 			}
 		case invalid:
 			if s.els != nil {
-				x = fastSchema(s.els, v, hops+1)
+				x = check(s.els, v, hops+1)
 			}
 		default:
 			x = unknown

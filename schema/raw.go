@@ -268,78 +268,8 @@ func rawArray(s *fnode, v []byte) verdict {
 	return r
 }
 
-// rawCond is fastCond.
-func rawCond(s *fnode, v []byte, hops int) verdict {
-	r := valid
-	if s.not != nil {
-		switch rawSchema(s.not, v, hops+1) {
-		case valid:
-			return invalid
-		case unknown:
-			r = unknown
-		}
-	}
-	for _, a := range s.allOf {
-		if r = r.and(rawSchema(a, v, hops+1)); r == invalid {
-			return invalid
-		}
-	}
-	if len(s.anyOf) > 0 {
-		some := invalid
-		for _, a := range s.anyOf {
-			x := rawSchema(a, v, hops+1)
-			if x == valid {
-				some = valid
-				break
-			}
-			if x == unknown {
-				some = unknown
-			}
-		}
-		if r = r.and(some); r == invalid {
-			return invalid
-		}
-	}
-	if len(s.oneOf) > 0 {
-		matched, unsure := 0, false
-		for _, a := range s.oneOf {
-			switch rawSchema(a, v, hops+1) {
-			case valid:
-				matched++
-			case unknown:
-				unsure = true
-			}
-			if matched > 1 {
-				return invalid
-			}
-		}
-		switch {
-		case unsure:
-			r = unknown
-		case matched == 0:
-			return invalid
-		}
-	}
-	if s.ifS != nil {
-		var x verdict
-		switch rawSchema(s.ifS, v, hops+1) {
-		case valid:
-			if s.then != nil {
-				x = rawSchema(s.then, v, hops+1)
-			}
-		case invalid:
-			if s.els != nil {
-				x = rawSchema(s.els, v, hops+1)
-			}
-		default:
-			x = unknown
-		}
-		if r = r.and(x); r == invalid {
-			return invalid
-		}
-	}
-	return r
-}
+// rawCond is cond on raw bytes.
+func rawCond(s *fnode, v []byte, hops int) verdict { return cond(s, v, hops, rawSchema) }
 
 // rawDeclared is the undeclared-member walk on raw bytes: it reports whether no
 // member of v is undeclared. An escaped member name answers false (the decoded path

@@ -116,11 +116,14 @@ func run(args []string, std stdio) int {
 // lookupCommand finds a command by its words ("record", "schema diff").
 func lookupCommand(words []string) (*command, bool) {
 	c, ok := commands[words[0]]
-	if ok && len(words) > 1 && c.name == "schema" {
-		c, ok = schemaCommands[words[1]]
-	} else if len(words) > 1 {
-		ok = false
+	if !ok || len(words) == 1 {
+		return c, ok
 	}
+	subs := map[string]map[string]*command{"schema": schemaCommands, "scenario": scenarioCommands}[words[0]]
+	if len(words) > 2 || subs == nil {
+		return nil, false
+	}
+	c, ok = subs[words[1]]
 	return c, ok
 }
 
