@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -237,6 +238,30 @@ func TestShimSocketModes(t *testing.T) {
 		t.Errorf("mode auto over the recording did not replay it:\n%s", out)
 	}
 
+	t.Run("port 0", func(t *testing.T) {
+		// A client that asks for any port reads the one chosen from codex's banner.
+		e := pathEnv(append(env, "CODEXREC_MODE=replay", "CODEXREC_DIR="+recs, "CODEXREC_RUN=port0"), filepath.Dir(shimPath))
+		zeroArgs := append(append([]string(nil), codex.Args[1:]...), "--listen", "ws://127.0.0.1:0")
+		cmd, stderr := startShim(t, shimPath, codex.Work, e, zeroArgs...)
+		banner := regexp.MustCompile(`\n  listening on: (ws://127\.0\.0\.1:([0-9]+))\n`)
+		waitStderr(t, stderr, "  note: binds localhost only")
+		m := banner.FindStringSubmatch(stderr.String())
+		if m == nil || m[2] == "0" {
+			t.Fatalf("no banner with the port chosen:\n%s", stderr)
+		}
+		a, err := wsproxy.ParseURL(m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := wstest.MustDial(t, a, nil)
+		c.Initialize("modes")
+		c.Conn.Close()
+		waitStderr(t, stderr, "connection 1 (")
+		cmd.Process.Signal(syscall.SIGTERM)
+		if code := exitCode(t, cmd, stderr); code != 0 || !strings.Contains(stderr.String(), "): replayed\n") {
+			t.Errorf("exit %d, want 0 and the connection replayed:\n%s", code, stderr)
+		}
+	})
 	t.Run("auto under CI", func(t *testing.T) {
 		e := pathEnv(append(env, "CODEXREC_MODE=auto", "CODEXREC_DIR="+t.TempDir(), "CI=true"), filepath.Dir(shimPath))
 		r := runEnv(t, e, nil, shimPath, args...)
