@@ -183,6 +183,15 @@ func TestShimSocket(t *testing.T) {
 	}
 }
 
+// handshake initializes, then makes one round trip, so that the server has read
+// every message sent before the client hangs up (a message sent just before a
+// hang-up may never be read, by codex or by the relay).
+func handshake(c *wstest.Client) {
+	i := c.Initialize("modes")
+	c.Send(`{"id":2,"method":"thread/list","params":{}}`)
+	c.Wait(i, "thread/list response", wstest.Response("2"))
+}
+
 // TestShimSocketModes: the modes' other cases for a socket session. Mode record over
 // a directory that holds recordings replaces them, once the new session has its
 // own; mode auto then replays it; auto under CI never records a missing one; a
@@ -214,7 +223,7 @@ func TestShimSocketModes(t *testing.T) {
 		cmd, stderr := startShim(t, shimPath, codex.Work, e, args...)
 		waitStderr(t, stderr, " listening on "+url+"\n")
 		c := wstest.MustDial(t, addr, nil)
-		c.Initialize("modes")
+		handshake(c)
 		c.Conn.Close()
 		waitStderr(t, stderr, "connection 1 (")
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -254,7 +263,7 @@ func TestShimSocketModes(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := wstest.MustDial(t, a, nil)
-		c.Initialize("modes")
+		handshake(c)
 		c.Conn.Close()
 		waitStderr(t, stderr, "connection 1 (")
 		cmd.Process.Signal(syscall.SIGTERM)
