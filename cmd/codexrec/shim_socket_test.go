@@ -184,8 +184,8 @@ func TestShimSocket(t *testing.T) {
 }
 
 // handshake initializes, then makes one round trip, so that the server has read
-// every message sent before the client hangs up (a message sent just before a
-// hang-up may never be read, by codex or by the relay).
+// every message sent before the client hangs up (the relay may drop unread, and so
+// never deliver nor record, a message that came just before the hang-up).
 func handshake(c *wstest.Client) {
 	i := c.Initialize("modes")
 	c.Send(`{"id":2,"method":"thread/list","params":{}}`)
