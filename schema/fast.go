@@ -134,14 +134,19 @@ func fastObject(s *fnode, obj map[string]any) verdict {
 	return r
 }
 
-func fastArray(s *fnode, arr []any) verdict {
+func fastArray(s *fnode, arr []any) verdict { return elements(s, arr, fastSchema) }
+
+// elements checks an array's elements (items, additionalItems) in three-valued
+// logic, with check judging each element: fastSchema on decoded values, rawSchema on
+// raw bytes.
+func elements[V any](s *fnode, arr []V, check func(*fnode, V, int) verdict) verdict {
 	r := valid
 	evaluated := 0
 	switch items := s.items.(type) {
 	case nil:
 	case *fnode:
 		for _, e := range arr {
-			if r = r.and(fastSchema(items, e, 0)); r == invalid {
+			if r = r.and(check(items, e, 0)); r == invalid {
 				return invalid
 			}
 		}
@@ -149,7 +154,7 @@ func fastArray(s *fnode, arr []any) verdict {
 	case []*fnode:
 		evaluated = min(len(arr), len(items))
 		for i, e := range arr[:evaluated] {
-			if r = r.and(fastSchema(items[i], e, 0)); r == invalid {
+			if r = r.and(check(items[i], e, 0)); r == invalid {
 				return invalid
 			}
 		}
@@ -164,7 +169,7 @@ func fastArray(s *fnode, arr []any) verdict {
 		}
 	case *fnode:
 		for _, e := range arr[evaluated:] {
-			if r = r.and(fastSchema(add, e, 0)); r == invalid {
+			if r = r.and(check(add, e, 0)); r == invalid {
 				return invalid
 			}
 		}

@@ -223,49 +223,13 @@ func rawObject(s *fnode, v []byte) verdict {
 	return r
 }
 
-// rawArray is fastArray.
+// rawArray is fastArray on raw bytes.
 func rawArray(s *fnode, v []byte) verdict {
 	var elems [][]byte
 	if !eachElement(v, func(e []byte) bool { elems = append(elems, e); return true }) {
 		return unknown
 	}
-	r := valid
-	evaluated := 0
-	switch items := s.items.(type) {
-	case nil:
-	case *fnode:
-		for _, e := range elems {
-			if r = r.and(rawSchema(items, e, 0)); r == invalid {
-				return invalid
-			}
-		}
-		evaluated = len(elems)
-	case []*fnode:
-		evaluated = min(len(elems), len(items))
-		for i, e := range elems[:evaluated] {
-			if r = r.and(rawSchema(items[i], e, 0)); r == invalid {
-				return invalid
-			}
-		}
-	default:
-		return unknown
-	}
-	switch add := s.addItems.(type) {
-	case nil:
-	case bool:
-		if !add && evaluated != len(elems) {
-			return invalid
-		}
-	case *fnode:
-		for _, e := range elems[evaluated:] {
-			if r = r.and(rawSchema(add, e, 0)); r == invalid {
-				return invalid
-			}
-		}
-	default:
-		return unknown
-	}
-	return r
+	return elements(s, elems, rawSchema)
 }
 
 // rawCond is cond on raw bytes.
