@@ -12,18 +12,11 @@ import (
 // message nested 100k levels deep and a 50 MB line. MB/s must stay in the range of
 // an ordinary recording's (work linear in the input).
 func BenchmarkHostile(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		rec  []byte
-	}{
-		{"deep-100k", hostile.DeepRecording(100_000, "1")},
-		{"deep-10M", hostile.DeepArrayRecording(10_000_000)},
-		{"line-50MB", hostile.HugeLineRecording(50 << 20)},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(c.rec)))
+	for _, c := range hostile.Readers() {
+		b.Run(c.Name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.Rec)))
 			for b.Loop() {
-				rec, err := recorder.ReadAll(bytes.NewReader(c.rec), c.name)
+				rec, err := recorder.ReadAll(bytes.NewReader(c.Rec), c.Name)
 				if err != nil || len(rec.Frames()) != 1 {
 					b.Fatal(err, rec)
 				}

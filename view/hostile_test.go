@@ -14,23 +14,16 @@ import (
 // message nested 100k levels deep, a 50 MB line) as show's text and view's page.
 // Work must stay linear in the input.
 func BenchmarkHostile(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		rec  []byte
-	}{
-		{"deep-100k", hostile.DeepRecording(100_000, "1")},
-		{"deep-10M", hostile.DeepArrayRecording(10_000_000)},
-		{"line-50MB", hostile.HugeLineRecording(50 << 20)},
-	} {
-		b.Run(c.name+"/text", func(b *testing.B) {
-			b.SetBytes(int64(len(c.rec)))
+	for _, c := range hostile.Readers() {
+		b.Run(c.Name+"/text", func(b *testing.B) {
+			b.SetBytes(int64(len(c.Rec)))
 			for b.Loop() {
-				rd, err := recorder.NewReader(bytes.NewReader(c.rec), c.name)
+				rd, err := recorder.NewReader(bytes.NewReader(c.Rec), c.Name)
 				if err != nil {
 					b.Fatal(err)
 				}
 				t := &view.Text{W: io.Discard, Raw: true}
-				t.Header(c.name, rd.Header())
+				t.Header(c.Name, rd.Header())
 				for e, err := range rd.Entries() {
 					if err != nil {
 						b.Fatal(err)
@@ -40,10 +33,10 @@ func BenchmarkHostile(b *testing.B) {
 				t.Trailer(rd.Trailer())
 			}
 		})
-		b.Run(c.name+"/html", func(b *testing.B) {
-			b.SetBytes(int64(len(c.rec)))
+		b.Run(c.Name+"/html", func(b *testing.B) {
+			b.SetBytes(int64(len(c.Rec)))
 			for b.Loop() {
-				rec, err := recorder.ReadAll(bytes.NewReader(c.rec), c.name)
+				rec, err := recorder.ReadAll(bytes.NewReader(c.Rec), c.Name)
 				if err != nil {
 					b.Fatal(err)
 				}

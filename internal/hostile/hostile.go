@@ -67,3 +67,20 @@ func HugeLineRecording(size int) []byte {
 	params = append(params, `"}`...)
 	return append(append([]byte(header), frame(1, "item/agentMessage/delta", params)...), trailer(1)...)
 }
+
+// Case is one hostile recording.
+type Case struct {
+	Name string
+	Rec  []byte
+}
+
+// Readers are the recordings every reader's benchmark reads: a message nested 100k
+// levels deep, arrays nested 10M deep (past the readers' depth limit) and a 50 MB
+// line. Work on each must stay linear in its size.
+func Readers() []Case {
+	return []Case{
+		{"deep-100k", DeepRecording(100_000, "1")},
+		{"deep-10M", DeepArrayRecording(10_000_000)},
+		{"line-50MB", HugeLineRecording(50 << 20)},
+	}
+}
