@@ -8,8 +8,6 @@ package record
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"time"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -108,7 +106,7 @@ func (s *Session) Attach(w *recorder.Writer) {
 			s.guardRedacted = redacted
 			if le, ok := err.(*sanitize.LeakError); ok {
 				le.File = w.Path()
-				le.Quarantine = quarantine(tmp, w.Path())
+				le.Quarantine, _ = recorder.Quarantine(tmp, w.Path())
 			}
 			return err
 		}
@@ -303,25 +301,6 @@ func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
 		err = &sanitize.RedactedError{File: s.Writer.Path(), Leaks: s.guardRedacted}
 	}
 	return t, err
-}
-
-// quarantine keeps a recording the guard could not clean as NAME.quarantine (or
-// NAME.N.quarantine when that exists), 0600, never under a name a recording could
-// have; it returns the path, or "" when the file could not be kept.
-func quarantine(tmp, target string) string {
-	for i := 0; i < 100; i++ {
-		q := target + ".quarantine"
-		if i > 0 {
-			q = fmt.Sprintf("%s.%d.quarantine", target, i)
-		}
-		if err := os.Link(tmp, q); err == nil {
-			os.Chmod(q, 0o600)
-			return q
-		} else if !os.IsExist(err) {
-			return ""
-		}
-	}
-	return ""
 }
 
 // Report is what a session found, for a summary.

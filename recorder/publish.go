@@ -113,17 +113,39 @@ func keepElsewhere(tmp, path string, cause error) (string, error) {
 	dir, base := filepath.Split(path)
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
-	for n := 2; n < 1000; n++ {
-		alt := filepath.Join(dir, stem+"."+strconv.Itoa(n)+ext)
+	alt, err := linkFree(tmp, func(n int) string { return filepath.Join(dir, stem+"."+strconv.Itoa(n+1)+ext) })
+	if err != nil {
+		return tmp, &KeptElsewhereError{Wanted: path, Path: tmp, Err: cause}
+	}
+	return alt, &KeptElsewhereError{Wanted: path, Path: alt, Err: cause}
+}
+
+// Quarantine moves tmp, a finished recording that must not be published, to
+// PATH.quarantine (PATH.1.quarantine, PATH.2... when that exists): a name no recording has and
+// .gitignore patterns can cover. It returns the new path.
+func Quarantine(tmp, path string) (string, error) {
+	return linkFree(tmp, func(n int) string {
+		if n == 1 {
+			return path + ".quarantine"
+		}
+		return path + "." + strconv.Itoa(n-1) + ".quarantine"
+	})
+}
+
+// linkFree gives tmp the first name(n), n = 1, 2, ..., that does not exist, without
+// replacing any file (linkNoReplace), and returns it.
+func linkFree(tmp string, name func(n int) string) (string, error) {
+	for n := 1; n < 1000; n++ {
+		alt := name(n)
 		err := linkNoReplace(tmp, alt)
 		if err == nil {
-			return alt, &KeptElsewhereError{Wanted: path, Path: alt, Err: cause}
+			return alt, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			break
+			return "", err
 		}
 	}
-	return tmp, &KeptElsewhereError{Wanted: path, Path: tmp, Err: cause}
+	return "", fs.ErrExist
 }
 
 // linkNoReplace gives tmp the name path unless path exists, then drops the name tmp.
