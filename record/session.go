@@ -137,14 +137,7 @@ func (s *Session) Frame(f *wire.Frame) error {
 	c := *f
 	c.Line = bytes.Clone(f.Line)
 	s.pending = append(s.pending, pendingFrame{f: &c, resolved: !delta})
-	for len(s.pending) > 0 && (s.pending[0].resolved || len(s.pending) > maxPending) {
-		p := s.pending[0]
-		s.pending = s.pending[1:]
-		if err := s.frame(p.f, p.next); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.writePending(false)
 }
 
 // maxPending bounds the frames waiting for a delta's successor.
@@ -156,9 +149,10 @@ type pendingFrame struct {
 	resolved bool   // next is known, or f needs none
 }
 
-// flush writes the waiting frames.
-func (s *Session) flush() error {
-	for len(s.pending) > 0 {
+// writePending writes the waiting frames from the front: those whose successor is
+// known (or that waited past maxPending), or all of them.
+func (s *Session) writePending(all bool) error {
+	for len(s.pending) > 0 && (all || s.pending[0].resolved || len(s.pending) > maxPending) {
 		p := s.pending[0]
 		s.pending = s.pending[1:]
 		if err := s.frame(p.f, p.next); err != nil {
@@ -270,7 +264,7 @@ func (s *Session) writeExtra() error {
 // is a *sanitize.LeakError (the recording is then not published, and quarantined);
 // a *sanitize.RedactedError says it was published after the guard redacted it.
 func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
-	if err := s.flush(); err != nil {
+	if err := s.writePending(true); err != nil {
 		if s.Writer != nil {
 			s.Writer.Abort()
 		}
