@@ -25,13 +25,6 @@ import (
 	"github.com/codexrec/codexrec/wsrecord"
 )
 
-func listenURL(t *testing.T, scheme string) string {
-	if scheme == "unix" {
-		return "unix://" + filepath.Join(t.TempDir(), "rec.sock")
-	}
-	return "ws://127.0.0.1:0"
-}
-
 func frames(t *testing.T, path string, dir wire.Direction) ([][]byte, *recorder.Recording) {
 	t.Helper()
 	rec, err := recorder.ReadFile(path)
@@ -72,7 +65,7 @@ func TestRecordTurn(t *testing.T) {
 				urlFile := filepath.Join(t.TempDir(), "url")
 				var log codextest.SyncBuffer
 				rec := &wsrecord.Recorder{Dir: dir, Header: recorder.Header{Codexrec: "test", Command: codex.Args}}
-				run, err := wsrecord.Start(wsrecord.Options{Listen: listenURL(t, scheme), Command: codex.Args,
+				run, err := wsrecord.Start(wsrecord.Options{Listen: wstest.ListenURL(t, scheme), Command: codex.Args,
 					Env: codex.Env, Dir: codex.Work, Stderr: &log, URLFile: urlFile}, rec)
 				if err != nil {
 					t.Fatal(err)
@@ -233,7 +226,7 @@ func TestRecordClientDropsMidTurn(t *testing.T) {
 	codex := wstest.Prepare(t, "0.163.0", []fakemodel.Response{{Hold: true, Output: []fakemodel.Item{{Type: "message", Text: "a long answer"}}}})
 	dir := t.TempDir()
 	rec := &wsrecord.Recorder{Dir: dir}
-	run, err := wsrecord.Start(wsrecord.Options{Listen: listenURL(t, "unix"), Command: codex.Args, Env: codex.Env, Dir: codex.Work}, rec)
+	run, err := wsrecord.Start(wsrecord.Options{Listen: wstest.ListenURL(t, "unix"), Command: codex.Args, Env: codex.Env, Dir: codex.Work}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}

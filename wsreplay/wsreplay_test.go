@@ -18,13 +18,6 @@ import (
 	"github.com/codexrec/codexrec/wsreplay"
 )
 
-func listenURL(t *testing.T, scheme string) string {
-	if scheme == "unix" {
-		return "unix://" + filepath.Join(t.TempDir(), "s.sock")
-	}
-	return "ws://127.0.0.1:0"
-}
-
 // recordRun records clients driven by drive against a real codex version, one
 // recording per connection, and returns the recordings in connection order.
 func recordRun(t *testing.T, version string, header http.Header, drive func(addr wsproxy.Addr, work string)) []string {
@@ -62,7 +55,7 @@ func serve(t *testing.T, srv *wsreplay.Server, scheme string) wsproxy.Addr {
 	urlFile := filepath.Join(t.TempDir(), "url")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.ListenAndServe(ctx, listenURL(t, scheme), urlFile, nil) }()
+	go func() { done <- srv.ListenAndServe(ctx, wstest.ListenURL(t, scheme), urlFile, nil) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -371,4 +372,13 @@ func Lines(ms [][]byte) string {
 		fmt.Fprintf(&b, "%3d %.200s\n", i+1, m)
 	}
 	return b.String()
+}
+
+// ListenURL is where a test's relay or replay listens: a unix socket in a fresh
+// temporary directory, or a free loopback port.
+func ListenURL(t testing.TB, scheme string) string {
+	if scheme == "unix" {
+		return "unix://" + filepath.Join(t.TempDir(), "s.sock")
+	}
+	return "ws://127.0.0.1:0"
 }
