@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"io"
 	"strings"
 )
@@ -34,7 +35,7 @@ func (r *Report) WriteText(w io.Writer, colour bool) error {
 	bw := bufio.NewWriter(w)
 	p := painter(colour)
 	side := func(label string, s SessionInfo) {
-		fmt.Fprintf(bw, "%s %s", label, s.Name)
+		fmt.Fprintf(bw, "%s %s", label, sanitize.MaskText(s.Name))
 		var extra []string
 		if s.CodexVersion != "" {
 			extra = append(extra, "codex "+s.CodexVersion)
@@ -63,16 +64,16 @@ func (r *Report) WriteText(w io.Writer, colour bool) error {
 		fmt.Fprintln(bw)
 	}
 	for _, m := range r.MethodsAdded {
-		fmt.Fprintf(bw, "  %s %s %s %s (%d)\n", p.paint(ansiGreen, "+ only in new:"), m.Dir, m.Kind, m.Method, m.Count)
+		fmt.Fprintf(bw, "  %s %s %s %s (%d)\n", p.paint(ansiGreen, "+ only in new:"), m.Dir, m.Kind, sanitize.MaskText(m.Method), m.Count)
 	}
 	for _, m := range r.MethodsRemoved {
-		fmt.Fprintf(bw, "  %s %s %s %s (%d)\n", p.paint(ansiRed, "- only in old:"), m.Dir, m.Kind, m.Method, m.Count)
+		fmt.Fprintf(bw, "  %s %s %s %s (%d)\n", p.paint(ansiRed, "- only in old:"), m.Dir, m.Kind, sanitize.MaskText(m.Method), m.Count)
 	}
 	if len(r.Groups) > 0 {
 		fmt.Fprintln(bw, p.paint(ansiBold, "changes:"))
 	}
 	for _, g := range r.Groups {
-		fmt.Fprintln(bw, p.paint(ansiCyan, fmt.Sprintf("  %s %s %s", g.Dir, g.Kind, g.Method)))
+		fmt.Fprintln(bw, p.paint(ansiCyan, fmt.Sprintf("  %s %s %s", g.Dir, g.Kind, sanitize.MaskText(g.Method))))
 		for _, c := range g.Changes {
 			fmt.Fprintf(bw, "    %s\n", c.line(p))
 		}
@@ -113,7 +114,9 @@ func (c *Change) line(p painter) string {
 	if where != "" {
 		where += " "
 	}
-	return fmt.Sprintf("%s %s%s %s", p.paint(colour, mark), where, text, c.seen())
+	// Values come from recordings, which may not be sanitized: printed masked and
+	// with terminal controls escaped.
+	return fmt.Sprintf("%s %s %s", p.paint(colour, mark), sanitize.MaskText(where+text), c.seen())
 }
 
 // seen says how often a change occurred and where first: [×3, seq 12→14].

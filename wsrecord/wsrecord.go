@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"io"
 	"net"
 	"path/filepath"
@@ -166,7 +167,7 @@ func (t *tap) End(e wsproxy.End) {
 	if t.r.Log != nil {
 		how := describeEnd(e)
 		if err != nil {
-			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %v\n", t.n, how, err)
+			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %s\n", t.n, how, sanitize.MaskText(err.Error()))
 		} else {
 			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %s, %d frames\n", t.n, how, path, tr.Frames["c2s"]+tr.Frames["s2c"])
 		}

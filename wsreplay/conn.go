@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"net/http"
 	"strings"
 
@@ -51,7 +52,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	err := s.serveConn(w, req, s.Recordings[idx])
 	if s.Log != nil {
 		if err != nil {
-			fmt.Fprintf(s.Log, "codexrec replay: connection %d (%s): %v\n", n, s.Recordings[idx], err)
+			fmt.Fprintf(s.Log, "codexrec replay: connection %d (%s): %s\n", n, s.Recordings[idx], sanitize.MaskText(err.Error()))
 		} else {
 			fmt.Fprintf(s.Log, "codexrec replay: connection %d (%s): replayed\n", n, s.Recordings[idx])
 		}

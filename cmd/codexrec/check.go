@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -113,7 +114,7 @@ func runCheck(cfg any, args []string, std stdio) error {
 			res, err = ck.CheckFile(path)
 		}
 		if err != nil {
-			fmt.Fprintf(std.err, "codexrec check: %v\n", err)
+			fmt.Fprintf(std.err, "codexrec check: %s\n", sanitize.MaskText(err.Error()))
 			inputErr = errors.Join(inputErr, err)
 			continue
 		}

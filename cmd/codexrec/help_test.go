@@ -46,3 +46,26 @@ func TestHelpAndBadFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorsPrintMasked: an error line quotes what it was given (here a file name
+// holding a secret and a terminal escape); it reaches the terminal masked.
+func TestErrorsPrintMasked(t *testing.T) {
+	const secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEFGH"
+	name := "missing-" + secret + "\x1b]0;x\x07.jsonl"
+	for _, cmd := range []string{"validate", "check", "diff", "summary", "sanitize"} {
+		args := []string{cmd, name}
+		switch cmd {
+		case "diff":
+			args = append(args, name)
+		case "sanitize":
+			args = append(args, "-o", "out.jsonl")
+		}
+		r := runCodexrec(t, t.TempDir(), nil, args...)
+		if r.code != 2 || strings.Contains(string(r.stderr), secret) || strings.ContainsAny(string(r.stderr), "\x1b\x07") {
+			t.Errorf("%s: exit %d, stderr %q: want exit 2, the secret masked, the escape shown", cmd, r.code, r.stderr)
+		}
+		if !strings.Contains(string(r.stderr), "<redacted:") {
+			t.Errorf("%s: stderr %q does not say where it masked", cmd, r.stderr)
+		}
+	}
+}

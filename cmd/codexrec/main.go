@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"io"
 	"os"
 	"sort"
@@ -198,7 +199,7 @@ func exitCode(err error, name string, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "codexrec %s: %v\n", name, ee.err)
+			fmt.Fprintf(stderr, "codexrec %s: %s\n", name, sanitize.MaskText(ee.err.Error()))
 		}
 		return ee.code
 	}
@@ -207,10 +208,10 @@ func exitCode(err error, name string, stderr io.Writer) int {
 		if ue.cmd != "" {
 			name = ue.cmd
 		}
-		fmt.Fprintf(stderr, "codexrec %s: %s (see codexrec help %s)\n", name, ue.msg, name)
+		fmt.Fprintf(stderr, "codexrec %s: %s (see codexrec help %s)\n", name, sanitize.MaskText(ue.msg), name)
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "codexrec %s: %v\n", name, err)
+	fmt.Fprintf(stderr, "codexrec %s: %s\n", name, sanitize.MaskText(err.Error()))
 	return exitUsage
 }
 

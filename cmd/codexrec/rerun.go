@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 
 	"github.com/codexrec/codexrec/fixtures"
 )
@@ -34,14 +35,14 @@ func runRerun(cfg any, args []string, std stdio) error {
 		return err
 	}
 	for _, s := range d.Skipped {
-		fmt.Fprintf(std.err, "codexrec rerun: not reconstructed: %s\n", s)
+		fmt.Fprintf(std.err, "codexrec rerun: not reconstructed: %s\n", sanitize.MaskText(s))
 	}
 	c.derived = d.Scenario
 	var res fixtures.Result
 	c.result = &res
 	err = runCapture(c, nil, std)
 	for _, n := range res.Notes {
-		fmt.Fprintf(std.err, "codexrec rerun: %s\n", n)
+		fmt.Fprintf(std.err, "codexrec rerun: %s\n", sanitize.MaskText(n))
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"os"
 
 	"github.com/codexrec/codexrec/fixtures/derive"
@@ -72,7 +73,7 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 	}
 	b := buf.Bytes()
 	for _, s := range res.Skipped {
-		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", s)
+		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
 	}
 	if c.out == "" {
 		_, err := std.out.Write(b)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"io"
 	"os"
 	"path/filepath"
@@ -176,7 +177,7 @@ func asCodex(err error, std stdio) error {
 		}
 		code, err = ee.code, ee.err
 	}
-	fmt.Fprintf(std.err, "codexrec (as codex): %v\n", err)
+	fmt.Fprintf(std.err, "codexrec (as codex): %s\n", sanitize.MaskText(err.Error()))
 	return &exitError{code: code}
 }
 

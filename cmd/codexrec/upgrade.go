@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 	rep := &upgrade.Report{From: c.from, To: c.to}
 	sr, err := schemaDiff(c.from, c.to, c.experimental)
 	if err != nil {
-		fmt.Fprintf(std.err, "codexrec upgrade: no schema diff: %v\n", err)
+		fmt.Fprintf(std.err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(err.Error()))
 	}
 	rep.Schema = sr
 
@@ -119,7 +120,11 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 	if c.json {
 		err = rep.WriteJSON(std.out)
 	} else {
-		err = rep.WriteText(std.out)
+		// The report quotes recordings (methods, a server's error messages): masked.
+		var b strings.Builder
+		if err = rep.WriteText(&b); err == nil {
+			_, err = io.WriteString(std.out, sanitize.MaskText(b.String()))
+		}
 	}
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/codexrec/codexrec/sanitize"
 	"io"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -12,7 +13,7 @@ import (
 // them as findings instead.
 func warnProblems(stderr io.Writer, cmd string, rd interface{ Warning() string }) {
 	if w := rd.Warning(); w != "" {
-		fmt.Fprintf(stderr, "codexrec %s: %s\n", cmd, w)
+		fmt.Fprintf(stderr, "codexrec %s: %s\n", cmd, sanitize.MaskText(w))
 	}
 }
 
