@@ -90,6 +90,11 @@ func Mask(v []byte) string {
 // stream, as GuardRedact does, without changing the file) and returns a *LeakError
 // (wrapping ErrLeak) listing everything secret-shaped it holds.
 func (z *Sanitizer) Guard(path string) error {
+	if clean, err := z.nothingToRedact(path); err != nil {
+		return fmt.Errorf("leak guard: %s: %w", path, err)
+	} else if clean {
+		return z.scanFile(path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("leak guard: %w", err)
@@ -109,6 +114,16 @@ func (z *Sanitizer) Guard(path string) error {
 // including their SHA-256 hex. Strings of JSON lines are decoded first, and fields
 // ending in "Base64" are decoded and scanned too.
 func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
+	var leaks []Leak
+	err := eachLine(r, func(line []byte, n int) {
+		leaks = z.scanLine(bytes.TrimSuffix(line, []byte("\n")), n, leaks)
+	})
+	return leaks, err
+}
+
+// eachLine calls fn with every line of r (with its newline, when it has one) and its
+// number; fn must not keep the line. A read error names the line it happened on.
+func eachLine(r io.Reader, fn func(line []byte, n int)) error {
 	// A buffer as large as the input (up to 4 MB) holds most long lines whole, so
 	// they are not reassembled piece by piece; small inputs get a small buffer.
 	size := 64 << 10
@@ -124,7 +139,6 @@ func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
 	// in mapped memory (given back at once), not by appending in the heap.
 	lines := wire.NewLines(r)
 	buf := make([]byte, 0, size)
-	var leaks []Leak
 	n := 0
 	partial := false // the last line read lacked its newline: an error is on that line
 	for {
@@ -138,7 +152,7 @@ func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
 				i = len(rest)
 			}
 			n++
-			leaks = z.scanLine(bytes.TrimSuffix(rest[:i], []byte("\n")), n, leaks)
+			fn(rest[:i], n)
 			rest = rest[i:]
 		}
 		if wire.IsLarge(chunk) {
@@ -147,13 +161,13 @@ func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
 			buf = chunk[:0]
 		}
 		if err == io.EOF {
-			return leaks, nil
+			return nil
 		}
 		if err != nil {
 			if !partial {
 				n++
 			}
-			return leaks, fmt.Errorf("line %d: %w", n, err)
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 	}
 }

@@ -56,6 +56,13 @@ func (z *Sanitizer) guardSanitizer() *Sanitizer {
 // scan still finds could not be redacted: it is returned as a *LeakError, and the
 // file must not be published.
 func (z *Sanitizer) GuardRedact(path string) ([]Leak, error) {
+	if clean, err := z.nothingToRedact(path); err != nil {
+		return nil, fmt.Errorf("leak guard: %s: %w", path, err)
+	} else if clean {
+		// The usual case: nothing to redact, so the file is scanned as it streams
+		// and never held in memory whole.
+		return nil, z.scanFile(path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("leak guard: %w", err)
@@ -123,10 +130,77 @@ func (z *Sanitizer) guardData(data []byte) (out []byte, redacted, leaks []Leak, 
 // frames are skipped), without its newline, or nil.
 func nextFrame(lines [][]byte) []byte {
 	for _, l := range lines {
-		l = bytes.TrimSuffix(l, []byte("\n"))
-		if t := gjson.GetBytes(l, "type"); t.Str == "frame" || !t.Exists() {
+		if l = bytes.TrimSuffix(l, []byte("\n")); isFrameLine(l) {
 			return l
 		}
 	}
 	return nil
+}
+
+// nothingToRedact streams the file at path through the detectors guardData runs,
+// line by line (a delta with the next frame, as guardData does), and reports
+// whether they find nothing: then the redacting pass, which holds the file in
+// memory, is not needed.
+func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	g := z.guardSanitizer()
+	found := false
+	detect := func(line, next []byte) {
+		content := bytes.TrimSuffix(line, []byte("\n"))
+		isJSON := gjson.ValidBytes(content)
+		var reds []Redaction
+		if _, _, ok := deltaText(content); ok && isJSON {
+			_, reds = g.FrameFollowedBy(line, true, next)
+		} else {
+			_, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)
+		}
+		found = found || len(reds) > 0
+	}
+	var held []byte // a delta line waiting for the next frame
+	err = eachLine(f, func(line []byte, _ int) {
+		if found || len(bytes.TrimSpace(line)) == 0 {
+			return
+		}
+		content := bytes.TrimSuffix(line, []byte("\n"))
+		if held != nil && isFrameLine(content) {
+			detect(held, content)
+			held = held[:0:0]
+		}
+		if _, _, ok := deltaText(content); ok && gjson.ValidBytes(content) {
+			held = append(held[:0], line...)
+			return
+		}
+		detect(line, nil)
+	})
+	if len(held) > 0 && !found {
+		detect(held, nil)
+	}
+	return !found, err
+}
+
+// scanFile is Guard's second scan when nothing was redacted: the file as it streams.
+func (z *Sanitizer) scanFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("leak guard: %w", err)
+	}
+	defer f.Close()
+	leaks, err := z.Scan(f)
+	if err != nil {
+		return fmt.Errorf("leak guard: %s: %w", path, err)
+	}
+	if len(leaks) > 0 {
+		return &LeakError{File: path, Leaks: leaks}
+	}
+	return nil
+}
+
+// isFrameLine says whether a recording line is a frame (or not a typed entry at all).
+func isFrameLine(l []byte) bool {
+	t := gjson.GetBytes(l, "type")
+	return t.Str == "frame" || !t.Exists()
 }
