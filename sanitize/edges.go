@@ -32,37 +32,41 @@ func deltaStream(line []byte) string {
 
 // shapeEdges adds to spans the pieces of secret-shaped tokens at the edges of delta
 // text of stream (see above).
-func (z *Sanitizer) shapeEdges(stream string, text []byte, spans []span) []span {
+func (z *Sanitizer) shapeEdges(stream string, v view, spans []span) []span {
 	n := len(spans)
-	spans = z.shapeEdgeSpans(stream, text, spans)
+	spans = z.shapeEdgeSpans(stream, v, spans)
 	if len(spans) > n {
 		return resolve(spans, 0) // sorted, without overlaps, as rewrite needs
 	}
 	return spans
 }
 
-func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []span {
+// shapeEdgeSpans reads the token at each end of the text: it must lie within v's ends
+// (see view.holdsEdges).
+func (z *Sanitizer) shapeEdgeSpans(stream string, v view, spans []span) []span {
 	if stream == "" {
 		return spans
 	}
 	z.mu.Lock()
 	defer z.mu.Unlock()
+	head, tail, off := v.head, v.tail, v.tailAt()
 	lead := 0
 	if rule, open := z.openEdges[stream]; open {
 		delete(z.openEdges, stream)
-		for lead < len(text) && isTokenByte(text[lead]) {
+		for lead < len(head) && isTokenByte(head[lead]) {
 			lead++
 		}
 		if lead > 0 {
-			spans = append(spans, span{0, lead, rule, z.placeholder(rule, text[:lead]), nil})
+			spans = append(spans, span{0, lead, rule, z.placeholder(rule, head[:lead]), nil})
 		}
-		if lead == len(text) {
+		if lead == v.n {
 			z.openEdges[stream] = rule // the token runs on past this delta too
 			return spans
 		}
 	}
-	start := len(text)
-	for start > lead && isTokenByte(text[start-1]) {
+	// In tail's coordinates: the token at the end, after the one at the start.
+	start, floor := len(tail), max(0, lead-off)
+	for start > floor && isTokenByte(tail[start-1]) {
 		start--
 	}
 	// The token at the end starts with a rule's literal at a word boundary inside
@@ -75,14 +79,14 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []s
 		}
 		for _, lit := range r.lits {
 			// The first occurrence at a word boundary is where the token starts.
-			for from := start; from < len(text); {
-				j := bytes.Index(text[from:], []byte(lit))
+			for from := start; from < len(tail); {
+				j := bytes.Index(tail[from:], []byte(lit))
 				if j < 0 {
 					break
 				}
 				i := from + j
 				from = i + 1
-				if !wordStart(text, i) || i == lead && lead > 0 {
+				if !wordStart(tail, i) || i+off == lead && lead > 0 {
 					continue
 				}
 				if best < 0 || i < best {
@@ -96,7 +100,7 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, text []byte, spans []span) []s
 		return spans
 	}
 	z.openEdges[stream] = bestRule
-	return append(spans, span{best, len(text), bestRule, z.placeholder(bestRule, text[best:]), nil})
+	return append(spans, span{best + off, v.n, bestRule, z.placeholder(bestRule, tail[best:]), nil})
 }
 
 // edgesOpen reports whether a stream's last delta ended inside a secret-shaped token,

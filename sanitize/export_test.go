@@ -12,3 +12,13 @@ func (z *Sanitizer) GuardFindings(data []byte) ([]Leak, error) {
 	_, redacted, leaks, err := z.guardData(data)
 	return append(redacted, leaks...), err
 }
+
+// DeltaStart is what a lookahead reads of a delta line: its stream and the first n
+// bytes of its decoded text.
+func DeltaStart(line []byte, n int) (stream string, text []byte, ok bool) {
+	s, raw, b64, ok := deltaRaw(line)
+	if !ok {
+		return "", nil, false
+	}
+	return s, deltaPrefix(raw, b64, n), true
+}

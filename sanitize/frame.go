@@ -60,8 +60,9 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			// The line's prefilter saw nothing inside this string: only its junctions
 			// with the stream's context can match.
 			within := lineFilter.within(t.start, t.end)
-			cold := !b64 && !hiddenEscapes(raw) && within.empty() && !hasB64Run(raw)
-			repl, ds = z.deltaString(raw, t.escaped, b64, cold, streamOf(), la)
+			plain := !b64 && !hiddenEscapes(raw) && !hasB64Run(raw)
+			cold, clean := plain && within.empty(), plain && within.clean()
+			repl, ds = z.deltaString(raw, t.escaped, b64, cold, clean, streamOf(), la)
 			spans = append(spans, ds...)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
@@ -224,8 +225,8 @@ func (z *Sanitizer) base64Field(raw []byte, stream string) ([]byte, []span, []by
 	f := z.filterFor(dec, false).text()
 	spans := z.find(dec, &f, nil, false)
 	if stream != "" {
-		spans = z.edgeSpans(dec, spans)
-		spans = z.shapeEdges(stream, dec, spans)
+		spans = z.edgeSpans(whole(dec), spans)
+		spans = z.shapeEdges(stream, whole(dec), spans)
 	}
 	if len(spans) == 0 {
 		return nil, nil, nil
@@ -240,8 +241,9 @@ const minEdge = 6
 // output is chunked wherever the pipe was read, so a secret can end one delta and
 // begin the next, and neither holds it whole. A delta that ends with the first
 // minEdge or more bytes of a secret (in its plain, JSON-escaped or URL-encoded form),
-// or begins with its last ones, has that piece replaced.
-func (z *Sanitizer) edgeSpans(text []byte, spans []span) []span {
+// or begins with its last ones, has that piece replaced. The pieces must lie within
+// v's ends (see view.holdsEdges).
+func (z *Sanitizer) edgeSpans(v view, spans []span) []span {
 	base := len(spans)
 	for i, forms := range z.edges {
 		var repl string
@@ -252,14 +254,14 @@ func (z *Sanitizer) edgeSpans(text []byte, spans []span) []span {
 			spans = append(spans, span{s, e, "known-secret", repl, nil})
 		}
 		for _, form := range forms {
-			for k := min(len(form)-1, len(text)); k >= minEdge; k-- {
-				if bytes.HasSuffix(text, form[:k]) {
-					add(len(text)-k, len(text))
+			for k := min(len(form)-1, v.n); k >= minEdge; k-- {
+				if bytes.HasSuffix(v.tail, form[:k]) {
+					add(v.n-k, v.n)
 					break
 				}
 			}
-			for k := min(len(form)-1, len(text)); k >= minEdge; k-- {
-				if bytes.HasPrefix(text, form[len(form)-k:]) {
+			for k := min(len(form)-1, v.n); k >= minEdge; k-- {
+				if bytes.HasPrefix(v.head, form[len(form)-k:]) {
 					add(0, k)
 					break
 				}

@@ -102,7 +102,7 @@ func (z *Sanitizer) guardData(data []byte) (out []byte, redacted, leaks []Leak, 
 		isJSON := gjson.ValidBytes(content)
 		var o []byte
 		var reds []Redaction
-		if _, _, ok := deltaText(content); ok && isJSON {
+		if _, _, _, ok := deltaRaw(content); ok && isJSON {
 			o, reds = g.FrameFollowedBy(line, true, nextFrame(lines[i+1:]))
 		} else {
 			o, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)
@@ -153,7 +153,7 @@ func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
 		content := bytes.TrimSuffix(line, []byte("\n"))
 		isJSON := gjson.ValidBytes(content)
 		var reds []Redaction
-		if _, _, ok := deltaText(content); ok && isJSON {
+		if _, _, _, ok := deltaRaw(content); ok && isJSON {
 			_, reds = g.FrameFollowedBy(line, true, next)
 		} else {
 			_, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)
@@ -170,7 +170,7 @@ func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
 			detect(held, content)
 			held = held[:0:0]
 		}
-		if _, _, ok := deltaText(content); ok && gjson.ValidBytes(content) {
+		if _, _, _, ok := deltaRaw(content); ok && gjson.ValidBytes(content) {
 			held = append(held[:0], line...)
 			return
 		}

@@ -33,6 +33,15 @@ func (f *filter) empty() bool {
 	return len(f.secrets) == 0 && len(f.rules) == 0 && len(f.glHits) == 0 && !f.keyword && !f.keywordJSON && len(f.maps) == 0 && !f.fields
 }
 
+// clean reports whether nothing can match inside the text the filter was made for:
+// empty but for the fields it saw (field rules read where a string sits, not what
+// it holds, and "delta" is one of them when known secrets are searched).
+func (f *filter) clean() bool {
+	g := *f
+	g.fields = false
+	return g.empty()
+}
+
 // contextual reports whether rules that read the text around a value (keyword
 // rules, gitleaks' expressions) may match: those must run on decoded JSON strings.
 func (f filter) contextual() bool { return f.keyword || len(f.glHits) > 0 }

@@ -2,8 +2,6 @@ package sanitize
 
 import (
 	"encoding/base64"
-
-	"github.com/tidwall/gjson"
 )
 
 // Streamed output (item/*/delta, command/exec deltaBase64) is cut wherever a pipe was
@@ -42,45 +40,12 @@ type lookahead struct {
 func (la *lookahead) delta() (stream string, text []byte) {
 	if !la.parsed {
 		la.parsed = true
-		if s, t, ok := deltaText(la.next); ok {
-			la.stream, la.text = s, t
+		// Only the start of the next delta is read (the right of the window).
+		if s, raw, b64, ok := deltaRaw(la.next); ok {
+			la.stream, la.text = s, deltaPrefix(raw, b64, tailLen)
 		}
 	}
 	return la.stream, la.text
-}
-
-// deltaText returns the stream and decoded text of a delta frame (item/*/delta's
-// params.delta, command/exec/outputDelta's params.deltaBase64), or ok false for any
-// other line. A recording's frame entry (the message under "msg") counts too.
-func deltaText(line []byte) (stream string, text []byte, ok bool) {
-	p := gjson.GetBytes(line, "params")
-	if !p.Exists() {
-		p = gjson.GetBytes(line, "msg.params")
-	}
-	if !p.IsObject() {
-		return "", nil, false
-	}
-	r := p.Get("itemId")
-	stream = r.Str
-	if stream == "" {
-		if pid := p.Get("processId").Str; pid != "" {
-			stream = pid + "/" + p.Get("stream").Str
-		}
-	}
-	if stream == "" {
-		return "", nil, false
-	}
-	if d := p.Get("delta"); d.Type == gjson.String {
-		return stream, []byte(d.Str), true
-	}
-	if d := p.Get("deltaBase64"); d.Type == gjson.String {
-		dec, err := base64.StdEncoding.DecodeString(d.Str)
-		if err != nil {
-			return "", nil, false
-		}
-		return stream, dec, true
-	}
-	return "", nil, false
 }
 
 // FrameFollowedBy is FrameClassified for a delta frame whose successor in the
@@ -126,25 +91,30 @@ func (z *Sanitizer) streamsOpen() bool {
 // not, or base64) of stream, in the window described above. It returns the new raw
 // content (nil when unchanged) and the spans replaced, in decoded coordinates, each
 // with the whole value it hid (for previews).
-func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold bool, stream string, la *lookahead) ([]byte, []span) {
-	var text []byte
-	enc := base64.StdEncoding
-	switch {
-	case b64:
-		if len(raw)%4 != 0 {
-			enc = base64.RawStdEncoding
-		}
-		dec, err := enc.AppendDecode(nil, raw)
-		if err != nil {
-			return nil, nil
-		}
-		text = dec
-	case escaped:
-		text, _ = unescape(raw, nil)
-	default:
-		text = raw
-	}
+func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stream string, la *lookahead) ([]byte, []span) {
 	st := z.stream(stream)
+	// A huge clean delta is read at its two ends only: see ends.
+	v, partial := z.ends(raw, escaped, b64, clean, stream, st)
+	enc := base64.StdEncoding
+	if !partial {
+		var text []byte
+		switch {
+		case b64:
+			if len(raw)%4 != 0 {
+				enc = base64.RawStdEncoding
+			}
+			dec, err := enc.AppendDecode(nil, raw)
+			if err != nil {
+				return nil, nil
+			}
+			text = dec
+		case escaped:
+			text, _ = unescape(raw, nil)
+		default:
+			text = raw
+		}
+		v = whole(text)
+	}
 	var right []byte
 	sameStream := false
 	if la != nil {
@@ -154,13 +124,19 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold bool, stream stri
 		}
 	}
 	var spans []span
-	big := len(text) > 2*tailLen
-	hot := big || z.windowHot(st.tail, text, right, cold)
-	if st.hot || hot {
-		spans = z.windowSpans(st.tail, text, right)
+	big := v.n > 2*tailLen // a partial view is always big
+	hot := big || z.windowHot(st.tail, v.head, right, cold)
+	switch {
+	case partial:
+		// Cold: the text holds nothing itself; only its junctions can.
+		spans = z.junctionSpans(st.tail, v, right, nil)
+	case st.hot || hot:
+		spans = z.windowSpans(st.tail, v.head, right)
 	}
 	if st.pem {
 		// A block opened in an earlier delta: everything up to its END line is key.
+		// (Never partial: ends reads the whole text then.)
+		text := v.head
 		e := len(text)
 		if k := pemEnd(concat(st.tail[max(0, len(st.tail)-64):], text[:min(len(text), 64)])); k >= 0 {
 			e = min(e, max(0, k-min(len(st.tail), 64)))
@@ -173,30 +149,35 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold bool, stream stri
 	}
 	if !sameStream {
 		// The next delta of this stream is unknown: fall back to the edge heuristics.
-		spans = z.edgeSpans(text, spans)
-		spans = z.shapeEdges(stream, text, spans)
+		spans = z.edgeSpans(v, spans)
+		spans = z.shapeEdges(stream, v, spans)
 	} else {
 		z.mu.Lock()
 		delete(z.openEdges, stream)
 		z.mu.Unlock()
 	}
 	spans = resolve(spans, 0)
-	st.pem = pemOpen(text, pemOpen(concat(st.tail, text[:min(len(text), 128)]), st.pem))
-	if len(text) >= tailLen {
-		st.tail = append(st.tail[:0], text[len(text)-tailLen:]...)
+	// A partial view has no dashes beyond its head (see ends): pemOpen of the whole
+	// text would keep what its start says.
+	st.pem = pemOpen(concat(st.tail, v.head[:min(len(v.head), 128)]), st.pem)
+	if !partial {
+		st.pem = pemOpen(v.head, st.pem)
+	}
+	if v.n >= tailLen {
+		st.tail = append(st.tail[:0], v.tail[len(v.tail)-tailLen:]...)
 	} else {
-		st.tail = append(st.tail, text...)
+		st.tail = append(st.tail, v.tail...)
 		st.tail = append([]byte(nil), st.tail[max(0, len(st.tail)-tailLen):]...)
 	}
 	// The tail stays hot while what made it so is still in it.
-	st.hot = hot || st.hot && len(text) < tailLen
+	st.hot = hot || st.hot && v.n < tailLen
 	z.setStream(stream, st)
 	if len(spans) == 0 {
 		return nil, nil
 	}
 	switch {
 	case b64:
-		return enc.AppendEncode(nil, rewrite(nil, text, nil, spans)), spans
+		return enc.AppendEncode(nil, rewrite(nil, v.head, nil, spans)), spans
 	case escaped:
 		return rewrite(nil, raw, nil, rawSpans(raw, spans)), spans
 	default:
@@ -213,38 +194,46 @@ func concat(a, b []byte) []byte {
 // are in text's coordinates, clipped to it, each carrying the whole value. A long
 // text is searched alone and at its two junctions, never copied whole.
 func (z *Sanitizer) windowSpans(left, text, right []byte) []span {
-	var spans []span
-	// search adds the spans found in w, whose text[0] is at w[off], that keep says
-	// belong to this text.
-	search := func(w []byte, off int, keep func(s span) bool) {
-		f := z.filterFor(w, false).text()
-		found := z.find(w, &f, nil, false)
-		found = z.base64Spans(w, found, false, 0)
-		for _, s := range found {
-			if s.rule == "" || !keep(s) {
-				continue
-			}
-			a, b := max(s.start-off, 0), min(s.end-off, len(text))
-			if b > a {
-				spans = append(spans, span{a, b, s.rule, s.repl, w[s.start:s.end]})
-			}
-		}
-	}
 	n := len(text)
 	if n <= 2*tailLen || len(left)+len(right) == 0 {
 		w := text
 		if len(left)+len(right) > 0 {
 			w = concat(concat(left, text), right)
 		}
-		search(w, len(left), func(s span) bool { return s.end > len(left) && s.start < len(left)+n })
-		return spans
+		return z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
 	}
-	search(text, 0, func(span) bool { return true })
+	spans := z.spansIn(text, 0, n, func(span) bool { return true }, nil)
+	return z.junctionSpans(left, whole(text), right, spans)
+}
+
+// junctionSpans adds to spans the secrets that cross the junctions of a long text
+// (v.n > 2*tailLen) with left and right, in the text's coordinates: only its first
+// and last tailLen bytes are read.
+func (z *Sanitizer) junctionSpans(left []byte, v view, right []byte, spans []span) []span {
 	if len(left) > 0 {
-		search(concat(left, text[:tailLen]), len(left), func(s span) bool { return s.start < len(left) && s.end > len(left) })
+		spans = z.spansIn(concat(left, v.head[:tailLen]), len(left), v.n, func(s span) bool { return s.start < len(left) && s.end > len(left) }, spans)
 	}
 	if len(right) > 0 {
-		search(concat(text[n-tailLen:], right), -(n - tailLen), func(s span) bool { return s.start < tailLen && s.end > tailLen })
+		off := v.n - tailLen
+		spans = z.spansIn(concat(v.tail[len(v.tail)-tailLen:], right), -off, v.n, func(s span) bool { return s.start < tailLen && s.end > tailLen }, spans)
+	}
+	return spans
+}
+
+// spansIn adds to spans those found in w, whose text (n bytes) begins at w[off],
+// that keep says belong to the text, in its coordinates.
+func (z *Sanitizer) spansIn(w []byte, off, n int, keep func(s span) bool, spans []span) []span {
+	f := z.filterFor(w, false).text()
+	found := z.find(w, &f, nil, false)
+	found = z.base64Spans(w, found, false, 0)
+	for _, s := range found {
+		if s.rule == "" || !keep(s) {
+			continue
+		}
+		a, b := max(s.start-off, 0), min(s.end-off, n)
+		if b > a {
+			spans = append(spans, span{a, b, s.rule, s.repl, w[s.start:s.end]})
+		}
 	}
 	return spans
 }

@@ -1,0 +1,212 @@
+package sanitize
+
+import (
+	"bytes"
+	"encoding/base64"
+
+	"github.com/codexrec/codexrec/internal/jsonx"
+)
+
+// A delta frame can be a hundred megabytes of command output. gjson copies what it
+// returns from a []byte (and unescapes a string's value), so locating a delta with it
+// cost several copies of the line. The functions here find the delta's raw bytes in
+// place and decode only the part a caller reads.
+
+// deltaRaw locates a delta frame (item/*/delta's params.delta, command/exec
+// outputDelta's params.deltaBase64; a recording's frame entry, under "msg", counts
+// too): its stream and the raw content of its delta string, a sub-slice of line.
+// Decoding raw must succeed for ok (a deltaBase64 that is not base64 is no delta).
+func deltaRaw(line []byte) (stream string, raw []byte, b64, ok bool) {
+	line = bytes.TrimRight(line, " \t\r\n")
+	p, found := memberRaw(line, "params")
+	if !found {
+		if msg, ok := memberRaw(line, "msg"); ok {
+			p, _ = memberRaw(msg, "params")
+		}
+	}
+	if len(p) == 0 || p[0] != '{' {
+		return "", nil, false, false
+	}
+	stream = stringValue(p, "itemId")
+	if stream == "" {
+		if pid := stringValue(p, "processId"); pid != "" {
+			stream = pid + "/" + stringValue(p, "stream")
+		}
+	}
+	if stream == "" {
+		return "", nil, false, false
+	}
+	if d, ok := memberRaw(p, "delta"); ok && len(d) >= 2 && d[0] == '"' {
+		return stream, d[1 : len(d)-1], false, true
+	}
+	if d, ok := memberRaw(p, "deltaBase64"); ok && len(d) >= 2 && d[0] == '"' {
+		raw = d[1 : len(d)-1]
+		if !validBase64(raw) {
+			return "", nil, false, false
+		}
+		return stream, raw, true, true
+	}
+	return "", nil, false, false
+}
+
+// deltaPrefix decodes at most the first n bytes of a delta's text from its raw
+// content, without decoding the rest.
+func deltaPrefix(raw []byte, b64 bool, n int) []byte {
+	if b64 {
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			dec, _ := base64.StdEncoding.DecodeString(string(jsonx.AppendUnescaped(nil, string(raw))))
+			return dec[:min(len(dec), n)]
+		}
+		k := min(len(raw), (n+2)/3*4)
+		dec, _ := base64.StdEncoding.AppendDecode(nil, raw[:k])
+		return dec[:min(len(dec), n)]
+	}
+	// Each escape decodes to at least one byte, so n*6 raw bytes hold n decoded ones;
+	// the cut is moved off the middle of an escape.
+	k := escapeBoundary(raw, min(len(raw), n*6))
+	dec := jsonx.AppendUnescaped(make([]byte, 0, k), string(raw[:k]))
+	return dec[:min(len(dec), n)]
+}
+
+// escapeBoundary moves the offset p of raw JSON string content back to where an
+// escape (\n, \", \uXXXX) begins when it falls inside one.
+func escapeBoundary(raw []byte, p int) int {
+	for q := p - 1; q >= max(0, p-6); q-- {
+		if raw[q] != '\\' {
+			continue
+		}
+		n := 0 // the backslashes before q: an odd count escapes raw[q] itself
+		for k := q - 1; k >= 0 && raw[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 1 {
+			continue
+		}
+		width := 2
+		if q+1 < len(raw) && raw[q+1] == 'u' {
+			width = 6
+		}
+		if q+width > p {
+			return q
+		}
+		return p
+	}
+	return p
+}
+
+// validBase64 reports whether raw (JSON string content) decodes as standard padded
+// base64, as base64.StdEncoding.DecodeString would, decoding it piece by piece into a
+// small buffer rather than whole.
+func validBase64(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		_, err := base64.StdEncoding.DecodeString(string(jsonx.AppendUnescaped(nil, string(raw))))
+		return err == nil
+	}
+	if len(raw)%4 != 0 {
+		return false
+	}
+	var buf [3 << 10]byte
+	for i := 0; i < len(raw); i += 4 << 10 {
+		chunk := raw[i:min(len(raw), i+4<<10)]
+		if i+len(chunk) < len(raw) && bytes.IndexByte(chunk, '=') >= 0 {
+			return false // padding before the end
+		}
+		if _, err := base64.StdEncoding.Decode(buf[:], chunk); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// stringValue is the decoded value of obj's member key when it is a string, else "".
+func stringValue(obj []byte, key string) string {
+	v, ok := memberRaw(obj, key)
+	if !ok || len(v) < 2 || v[0] != '"' {
+		return ""
+	}
+	return string(jsonx.AppendUnescaped(nil, string(v[1:len(v)-1])))
+}
+
+// memberRaw returns the raw value of the first member named key (compared as
+// written, escapes and all, as gjson does for plain keys) of the JSON object obj.
+func memberRaw(obj []byte, key string) ([]byte, bool) {
+	i := skipSpaces(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, false
+	}
+	i = skipSpaces(obj, i+1)
+	for i < len(obj) && obj[i] == '"' {
+		kEnd, _ := stringEnd(obj, i+1)
+		if kEnd >= len(obj) {
+			return nil, false
+		}
+		k := obj[i+1 : kEnd]
+		i = skipSpaces(obj, kEnd+1)
+		if i >= len(obj) || obj[i] != ':' {
+			return nil, false
+		}
+		i = skipSpaces(obj, i+1)
+		end := valueEnd(obj, i)
+		if end < 0 {
+			return nil, false
+		}
+		if string(k) == key {
+			return obj[i:end], true
+		}
+		i = skipSpaces(obj, end)
+		if i >= len(obj) || obj[i] != ',' {
+			return nil, false
+		}
+		i = skipSpaces(obj, i+1)
+	}
+	return nil, false
+}
+
+func skipSpaces(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the index just past the JSON value starting at b[i], or -1. A
+// string is skipped with IndexByte: a long delta costs a pass at memory speed.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		e, _ := stringEnd(b, i+1)
+		if e >= len(b) {
+			return -1
+		}
+		return e + 1
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e, _ := stringEnd(b, j+1)
+				if e >= len(b) {
+					return -1
+				}
+				j = e
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return j
+		}
+	}
+	return len(b)
+}
