@@ -124,11 +124,21 @@ func (s *Session) Frame(f *wire.Frame) error {
 		return s.frame(f, nil)
 	}
 	// One frame of lookahead for deltas: a delta is sanitized knowing the next
-	// frame of its direction. Frames stay in order; only their writing waits.
+	// frame of its direction. Frames stay in order; only their writing waits. Of
+	// the next frame, only what the sanitizer reads is kept.
 	for i := range s.pending {
 		if p := &s.pending[i]; !p.resolved && p.f.Dir == f.Dir {
-			p.next, p.resolved = bytes.Clone(f.Line), true
+			p.next, p.resolved = sanitize.Lookahead(f.Line), true
 		}
+	}
+	if len(f.Line) > maxHeld {
+		// A huge line is not copied to wait for its successor: what waits is
+		// written (a frame whose successor is unknown falls back to the edge
+		// heuristics, as at the end of a session), then the line, as it is.
+		if err := s.writePending(true); err != nil {
+			return err
+		}
+		return s.frame(f, nil)
 	}
 	delta := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`))
 	if !delta && len(s.pending) == 0 {
@@ -142,6 +152,10 @@ func (s *Session) Frame(f *wire.Frame) error {
 
 // maxPending bounds the frames waiting for a delta's successor.
 const maxPending = 16
+
+// maxHeld is the longest line copied to wait for its successor: a longer one is
+// sanitized without it, so the session never holds a second copy of a huge line.
+const maxHeld = 1 << 20
 
 type pendingFrame struct {
 	f        *wire.Frame

@@ -210,3 +210,30 @@ func valueEnd(b []byte, i int) int {
 	}
 	return len(b)
 }
+
+// Lookahead is what FrameFollowedBy reads of next, for a caller that must keep next
+// until the frame before it is sanitized: a small line that FrameFollowedBy treats
+// as it treats next (the stream and the first bytes of a delta; any other line
+// stands for a frame that is no delta of any stream). A huge next frame is then
+// never copied whole.
+func Lookahead(next []byte) []byte {
+	stream, raw, b64, ok := deltaRaw(next)
+	if !ok {
+		return []byte("{}")
+	}
+	key := "delta"
+	if b64 {
+		key = "deltaBase64"
+		if bytes.IndexByte(raw, '\\') < 0 {
+			// Whole groups of four characters decode to at least tailLen bytes.
+			raw = raw[:min(len(raw), (tailLen+2)/3*4)]
+		}
+	} else {
+		// Each escape decodes to at least one byte: tailLen*6 raw bytes hold tailLen
+		// decoded ones, and the cut is not inside an escape.
+		raw = raw[:escapeBoundary(raw, min(len(raw), tailLen*6))]
+	}
+	out := append([]byte(`{"params":{"itemId":`), jsonx.AppendString(nil, stream)...)
+	out = append(append(append(out, `,"`+key+`":"`...), raw...), `"}}`...)
+	return out
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
@@ -69,5 +70,43 @@ func TestDeltaStartAgrees(t *testing.T) {
 				t.Fatalf("%s, first %d: got %q %q %v, want %q %q %v", l, n, s, got, ok, ws, want, wok)
 			}
 		}
+	}
+}
+
+// TestLookaheadStandsIn: the small line Lookahead keeps of a next frame makes
+// FrameFollowedBy give what the frame itself gives, with a secret cut between a
+// delta and the next, as text and as base64, long and short.
+func TestLookaheadStandsIn(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{Salt: "lookahead"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secret string
+	for _, s := range corpus.Secrets() {
+		if s.Provider == "github-classic" {
+			secret = s.Value
+		}
+	}
+	long := strings.Repeat("line \"quoted\"\tand tabbed\n", 200)
+	redacted := 0
+	for _, text := range []string{"token: " + secret + "\n", "token: " + secret + "\n" + long} {
+		for k := 1; k < len(text) && k < 60; k++ {
+			for _, lines := range [][]string{corpus.SplitAt(text, "item", k), corpus.SplitBase64At(text, "proc", k)} {
+				first, next := []byte(lines[0]), []byte(lines[1])
+				for _, n := range [][]byte{next, []byte(`{"id":3,"result":{}}`)} {
+					z.ForgetStreams()
+					want, wantReds := z.FrameFollowedBy(first, true, n)
+					z.ForgetStreams()
+					got, gotReds := z.FrameFollowedBy(first, true, sanitize.Lookahead(n))
+					if string(got) != string(want) || len(gotReds) != len(wantReds) {
+						t.Fatalf("cut at %d of a %d-byte text: with Lookahead %d bytes, %d redactions; with the frame %d bytes, %d", k, len(text), len(got), len(gotReds), len(want), len(wantReds))
+					}
+					redacted += len(wantReds)
+				}
+			}
+		}
+	}
+	if redacted == 0 {
+		t.Fatal("no cut made the first delta redact anything: the case tests nothing")
 	}
 }
