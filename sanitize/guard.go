@@ -115,15 +115,17 @@ func (z *Sanitizer) Guard(path string) error {
 // ending in "Base64" are decoded and scanned too.
 func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
 	var leaks []Leak
-	err := eachLine(r, func(line []byte, n int) {
+	err := eachLine(r, func(line []byte, n int) bool {
 		leaks = z.scanLine(bytes.TrimSuffix(line, []byte("\n")), n, leaks)
+		return true
 	})
 	return leaks, err
 }
 
 // eachLine calls fn with every line of r (with its newline, when it has one) and its
-// number; fn must not keep the line. A read error names the line it happened on.
-func eachLine(r io.Reader, fn func(line []byte, n int)) error {
+// number, until fn returns false; fn must not keep the line. A read error names the
+// line it happened on.
+func eachLine(r io.Reader, fn func(line []byte, n int) bool) error {
 	// A buffer as large as the input (up to 4 MB) holds most long lines whole, so
 	// they are not reassembled piece by piece; small inputs get a small buffer.
 	size := 64 << 10
@@ -152,12 +154,13 @@ func eachLine(r io.Reader, fn func(line []byte, n int)) error {
 				i = len(rest)
 			}
 			n++
-			fn(rest[:i], n)
+			if !fn(rest[:i], n) {
+				release(chunk)
+				return nil
+			}
 			rest = rest[i:]
 		}
-		if wire.IsLarge(chunk) {
-			wire.Release(chunk)
-		} else if cap(chunk) > 0 {
+		if !release(chunk) && cap(chunk) > 0 {
 			buf = chunk[:0]
 		}
 		if err == io.EOF {
@@ -170,6 +173,16 @@ func eachLine(r io.Reader, fn func(line []byte, n int)) error {
 			return fmt.Errorf("line %d: %w", n, err)
 		}
 	}
+}
+
+// release gives back the mapped memory of a long line's chunk, reporting whether it
+// was one.
+func release(chunk []byte) bool {
+	if wire.IsLarge(chunk) {
+		wire.Release(chunk)
+		return true
+	}
+	return false
 }
 
 func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {

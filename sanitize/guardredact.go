@@ -3,6 +3,8 @@ package sanitize
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -140,7 +142,8 @@ func nextFrame(lines [][]byte) []byte {
 // nothingToRedact streams the file at path through the detectors guardData runs,
 // line by line (a delta with the next frame, as guardData does), and reports
 // whether they find nothing: then the redacting pass, which holds the file in
-// memory, is not needed.
+// memory, is not needed. A delta's next frame is read ahead from the file and only
+// what the sanitizer reads of it is kept (Lookahead): no line is copied.
 func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -149,37 +152,50 @@ func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
 	defer f.Close()
 	g := z.guardSanitizer()
 	found := false
-	detect := func(line, next []byte) {
+	var off int64 // where the line after the current one begins
+	var peekErr error
+	err = eachLine(f, func(line []byte, _ int) bool {
+		off += int64(len(line))
+		if len(bytes.TrimSpace(line)) == 0 {
+			return true
+		}
 		content := bytes.TrimSuffix(line, []byte("\n"))
 		isJSON := gjson.ValidBytes(content)
 		var reds []Redaction
 		if _, _, _, ok := deltaRaw(content); ok && isJSON {
+			var next []byte
+			if next, peekErr = nextFrameAt(f, off); peekErr != nil {
+				return false
+			}
 			_, reds = g.FrameFollowedBy(line, true, next)
 		} else {
 			_, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)
 		}
-		found = found || len(reds) > 0
-	}
-	var held []byte // a delta line waiting for the next frame
-	err = eachLine(f, func(line []byte, _ int) {
-		if found || len(bytes.TrimSpace(line)) == 0 {
-			return
-		}
-		content := bytes.TrimSuffix(line, []byte("\n"))
-		if held != nil && isFrameLine(content) {
-			detect(held, content)
-			held = held[:0:0]
-		}
-		if _, _, _, ok := deltaRaw(content); ok && gjson.ValidBytes(content) {
-			held = append(held[:0], line...)
-			return
-		}
-		detect(line, nil)
+		found = len(reds) > 0
+		return !found
 	})
-	if len(held) > 0 && !found {
-		detect(held, nil)
+	if err == nil {
+		err = peekErr
 	}
 	return !found, err
+}
+
+// nextFrameAt reads f from off to the first frame line (blank lines and annotations
+// are skipped) and returns what the sanitizer reads of it (Lookahead), or nil when
+// no frame follows.
+func nextFrameAt(f *os.File, off int64) ([]byte, error) {
+	var next []byte
+	err := eachLine(io.NewSectionReader(f, off, math.MaxInt64-off), func(line []byte, _ int) bool {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return true
+		}
+		if content := bytes.TrimSuffix(line, []byte("\n")); isFrameLine(content) {
+			next = Lookahead(content)
+			return false
+		}
+		return true
+	})
+	return next, err
 }
 
 // scanFile is Guard's second scan when nothing was redacted: the file as it streams.
