@@ -22,3 +22,6 @@ func DeltaStart(line []byte, n int) (stream string, text []byte, ok bool) {
 	}
 	return s, deltaPrefix(raw, b64, n), true
 }
+
+// LookaheadPrefix exposes lookaheadPrefix (Lookahead from a line's first bytes).
+var LookaheadPrefix = lookaheadPrefix

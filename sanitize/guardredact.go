@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
@@ -150,6 +149,10 @@ func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
 	g := z.guardSanitizer()
 	found := false
 	var off int64 // where the line after the current one begins
@@ -164,7 +167,7 @@ func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
 		var reds []Redaction
 		if _, _, _, ok := deltaRaw(content); ok && isJSON {
 			var next []byte
-			if next, peekErr = nextFrameAt(f, off); peekErr != nil {
+			if next, peekErr = nextFrameAt(f, off, fi.Size()); peekErr != nil {
 				return false
 			}
 			_, reds = g.FrameFollowedBy(line, true, next)
@@ -180,22 +183,48 @@ func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
 	return !found, err
 }
 
-// nextFrameAt reads f from off to the first frame line (blank lines and annotations
-// are skipped) and returns what the sanitizer reads of it (Lookahead), or nil when
-// no frame follows.
-func nextFrameAt(f *os.File, off int64) ([]byte, error) {
-	var next []byte
-	err := eachLine(io.NewSectionReader(f, off, math.MaxInt64-off), func(line []byte, _ int) bool {
+// peekLen bounds what is read ahead of the frame after a delta: the sanitizer reads
+// only its start, so a huge next frame is not held besides the delta.
+const peekLen = 1 << 20
+
+// nextFrameAt reads f (size bytes long) from off to the first frame line (blank
+// lines and annotations are skipped) and returns what the sanitizer reads of it
+// (Lookahead), or nil when no frame follows. It reads peekLen bytes, and on only
+// when they do not tell.
+func nextFrameAt(f *os.File, off, size int64) ([]byte, error) {
+	if next, ok, err := peekFrame(f, off, min(size-off, peekLen), size); err != nil || ok {
+		return next, err
+	}
+	next, _, err := peekFrame(f, off, size-off, size)
+	return next, err
+}
+
+// peekFrame is nextFrameAt from n bytes at off; ok says whether they told.
+func peekFrame(f *os.File, off, n, size int64) (next []byte, ok bool, err error) {
+	at := off
+	err = eachLine(io.NewSectionReader(f, off, n), func(line []byte, _ int) bool {
+		at += int64(len(line))
+		content := bytes.TrimSuffix(line, []byte("\n"))
+		if len(content) == len(line) && at < size {
+			// The line goes on past the n bytes: its start may do.
+			if isFrameLine(content) {
+				next, ok = lookaheadPrefix(content)
+			}
+			return false
+		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			return true
 		}
-		if content := bytes.TrimSuffix(line, []byte("\n")); isFrameLine(content) {
-			next = Lookahead(content)
+		if isFrameLine(content) {
+			next, ok = Lookahead(content), true
 			return false
 		}
 		return true
 	})
-	return next, err
+	if err == nil && !ok && at >= size {
+		ok = true // no frame follows
+	}
+	return next, ok, err
 }
 
 // scanFile is Guard's second scan when nothing was redacted: the file as it streams.

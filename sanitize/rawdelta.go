@@ -130,36 +130,47 @@ func stringValue(obj []byte, key string) string {
 // memberRaw returns the raw value of the first member named key (compared as
 // written, escapes and all, as gjson does for plain keys) of the JSON object obj.
 func memberRaw(obj []byte, key string) ([]byte, bool) {
+	v, whole, ok := memberPrefix(obj, key)
+	return v, ok && whole
+}
+
+// memberPrefix is memberRaw for obj that may be cut short: the value found may be
+// the start of one (whole false). A member cut before its value, or before key is
+// reached, is not found.
+func memberPrefix(obj []byte, key string) (val []byte, whole, ok bool) {
 	i := skipSpaces(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return nil, false
+		return nil, false, false
 	}
 	i = skipSpaces(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
 		kEnd, _ := stringEnd(obj, i+1)
 		if kEnd >= len(obj) {
-			return nil, false
+			return nil, false, false
 		}
 		k := obj[i+1 : kEnd]
 		i = skipSpaces(obj, kEnd+1)
 		if i >= len(obj) || obj[i] != ':' {
-			return nil, false
+			return nil, false, false
 		}
 		i = skipSpaces(obj, i+1)
 		end := valueEnd(obj, i)
-		if end < 0 {
-			return nil, false
+		if string(k) == key && i < len(obj) {
+			if end < 0 {
+				return obj[i:], false, true
+			}
+			return obj[i:end], true, true
 		}
-		if string(k) == key {
-			return obj[i:end], true
+		if end < 0 {
+			return nil, false, false
 		}
 		i = skipSpaces(obj, end)
 		if i >= len(obj) || obj[i] != ',' {
-			return nil, false
+			return nil, false, false
 		}
 		i = skipSpaces(obj, i+1)
 	}
-	return nil, false
+	return nil, false, false
 }
 
 func skipSpaces(b []byte, i int) int {
@@ -221,6 +232,37 @@ func Lookahead(next []byte) []byte {
 	if !ok {
 		return []byte("{}")
 	}
+	return standIn(stream, raw, b64)
+}
+
+// lookaheadPrefix is Lookahead from the first bytes of a line longer than them, or
+// ok false when they do not tell: the delta's stream, and enough of its start,
+// must lie within them (a deltaBase64 must be read whole to know it is base64).
+func lookaheadPrefix(start []byte) ([]byte, bool) {
+	p, whole, found := memberPrefix(start, "params")
+	if !found {
+		msg, _, ok := memberPrefix(start, "msg")
+		if !ok {
+			return nil, false
+		}
+		if p, whole, found = memberPrefix(msg, "params"); !found {
+			return nil, false
+		}
+	}
+	if whole || len(p) == 0 || p[0] != '{' {
+		return nil, false // a complete params: the line's end decides (deltaBase64, or no delta)
+	}
+	stream := stringValue(p, "itemId")
+	d, whole, found := memberPrefix(p, "delta")
+	if stream == "" || !found || whole || len(d) < 1+tailLen*6 || d[0] != '"' {
+		return nil, false
+	}
+	return standIn(stream, d[1:], false), true
+}
+
+// standIn is the small line Lookahead keeps of a delta: its stream and the raw
+// start of its text.
+func standIn(stream string, raw []byte, b64 bool) []byte {
 	key := "delta"
 	if b64 {
 		key = "deltaBase64"
