@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"fmt"
+
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -37,7 +39,7 @@ const MaxPending = 1024
 
 // maxPendingBytes bounds the bytes of the frames held likewise: a huge frame before
 // the version is known (a session's first frames are small) is not copied to wait.
-const maxPendingBytes = 16 << 20
+const maxPendingBytes = 8 << 20
 
 // Start chooses the set now when Version or Dir fix it (so a bad flag fails before
 // anything runs). Calling it is optional: Frame starts a validator on first use.
@@ -123,9 +125,13 @@ func (s *SessionValidator) Frame(f *wire.Frame) []Finding {
 			s.held += len(f.Line)
 			return nil
 		}
+		// The policy decides with what it has (the header, else the newest
+		// embedded); the notes say the initialize response was not waited for.
 		if s.decide(""); s.v == nil {
 			return nil
 		}
+		s.notes = append(s.notes, fmt.Sprintf("the version was chosen before the initialize response: %d frame(s) of %d bytes waiting for it, and frame %d of %d bytes, passed the bound of %d frames or %d bytes",
+			len(s.pending), s.held, f.Seq, len(f.Line), MaxPending, maxPendingBytes))
 	}
 	out := s.drain()
 	return append(out, s.check(f)...)
