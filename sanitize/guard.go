@@ -90,16 +90,12 @@ func Mask(v []byte) string {
 // stream, as GuardRedact does, without changing the file) and returns a *LeakError
 // (wrapping ErrLeak) listing everything secret-shaped it holds.
 func (z *Sanitizer) Guard(path string) error {
-	if clean, err := z.nothingToRedact(path); err != nil {
-		return fmt.Errorf("leak guard: %s: %w", path, err)
-	} else if clean {
-		return z.scanFile(path)
-	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("leak guard: %w", err)
 	}
-	_, redacted, leaks, err := z.guardData(data)
+	defer f.Close()
+	redacted, leaks, err := z.guardFile(f, false)
 	if err != nil {
 		return fmt.Errorf("leak guard: %s: %w", path, err)
 	}
@@ -126,17 +122,25 @@ func (z *Sanitizer) Scan(r io.Reader) ([]Leak, error) {
 // number, until fn returns false; fn must not keep the line. A read error names the
 // line it happened on.
 func eachLine(r io.Reader, fn func(line []byte, n int) bool) error {
-	// A buffer as large as the input (up to 4 MB) holds most long lines whole, so
-	// they are not reassembled piece by piece; small inputs get a small buffer.
+	// A buffer as large as the input (up to 4 MB, where wire.Lines maps a longer
+	// line) holds most long lines whole, so they are not reassembled piece by piece;
+	// small inputs get a small buffer.
 	size := 64 << 10
 	switch v := r.(type) {
 	case interface{ Len() int }:
 		size = max(size, min(v.Len()+1, 4<<20))
+	case interface{ Size() int64 }:
+		size = max(size, int(min(v.Size()+1, 4<<20)))
 	case *os.File:
 		if fi, err := v.Stat(); err == nil {
 			size = max(size, int(min(fi.Size()+1, 4<<20)))
 		}
 	}
+	return eachLineBuf(r, size, fn)
+}
+
+// eachLineBuf is eachLine starting with a buffer of size bytes.
+func eachLineBuf(r io.Reader, size int, fn func(line []byte, n int) bool) error {
 	// wire.Lines reads runs of whole lines into one reused buffer; a long line grows
 	// in mapped memory (given back at once), not by appending in the heap.
 	lines := wire.NewLines(r)

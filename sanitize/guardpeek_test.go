@@ -82,3 +82,47 @@ func TestGuardHugeDeltasCut(t *testing.T) {
 		t.Errorf("findings at seqs %v, want each delta's piece (1 and 2)", seqs)
 	}
 }
+
+// TestGuardRedactInPlace: when the guard must redact, the file is rewritten in place
+// (the same file, whose lock a writer holds, with its mode), the secret's line
+// changes and every other line, a huge clean delta included, stays byte for byte.
+func TestGuardRedactInPlace(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{Salt: "inplace"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+	huge := frameEntry("1", "call_1", strings.Repeat("ok  \tgithub.com/example/project\t0.042s\n", 2<<20/40))
+	lines := []string{`{"type":"header","format":1}`, huge,
+		`{"type":"frame","seq":2,"dir":"c2s","msg":{"method":"x","params":{"note":"` + secret + `"}}}`,
+		`{"type":"trailer"}`}
+	file := filepath.Join(t.TempDir(), "r.jsonl")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	redacted, err := z.GuardRedact(file)
+	if err != nil || len(redacted) != 1 || redacted[0].Seq != 2 || redacted[0].Line != 3 {
+		t.Fatalf("GuardRedact: %v, %v: want one redaction, seq 2 on line 3", redacted, err)
+	}
+	after, err := os.Stat(file)
+	if err != nil || !os.SameFile(before, after) || after.Mode().Perm() != 0o640 {
+		t.Fatalf("the file was replaced (same %v, mode %v, %v)", os.SameFile(before, after), after.Mode(), err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(got) != len(lines) || strings.Contains(string(b), secret) {
+		t.Fatalf("%d lines after redacting (want %d), secret still there: %v", len(got), len(lines), strings.Contains(string(b), secret))
+	}
+	for i, l := range lines {
+		if (got[i] == l) != (i != 2) {
+			t.Errorf("line %d changed: %v, want only line 3 to", i+1, got[i] != l)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -55,31 +56,18 @@ func (z *Sanitizer) guardSanitizer() *Sanitizer {
 // the same placeholders, and scans the result again. It returns what it redacted,
 // each located by line, seq and pointer with a masked preview. Whatever the second
 // scan still finds could not be redacted: it is returned as a *LeakError, and the
-// file must not be published.
+// file must not be published. The file is read line by line, never whole; it is
+// rewritten in place (the same file, which a writer may hold locked) only when
+// something was redacted.
 func (z *Sanitizer) GuardRedact(path string) ([]Leak, error) {
-	if clean, err := z.nothingToRedact(path); err != nil {
-		return nil, fmt.Errorf("leak guard: %s: %w", path, err)
-	} else if clean {
-		// The usual case: nothing to redact, so the file is scanned as it streams
-		// and never held in memory whole.
-		return nil, z.scanFile(path)
-	}
-	data, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("leak guard: %w", err)
 	}
-	out, redacted, leaks, err := z.guardData(data)
+	defer f.Close()
+	redacted, leaks, err := z.guardFile(f, true)
 	if err != nil {
-		return nil, fmt.Errorf("leak guard: %s: %w", path, err)
-	}
-	if len(redacted) > 0 {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return redacted, fmt.Errorf("leak guard: %w", err)
-		}
-		if err := os.WriteFile(path, out, fi.Mode().Perm()); err != nil {
-			return redacted, fmt.Errorf("leak guard: rewriting %s: %w", path, err)
-		}
+		return redacted, fmt.Errorf("leak guard: %s: %w", path, err)
 	}
 	if len(leaks) > 0 {
 		return redacted, &LeakError{File: path, Leaks: leaks}
@@ -87,37 +75,72 @@ func (z *Sanitizer) GuardRedact(path string) ([]Leak, error) {
 	return redacted, nil
 }
 
+// guardFile runs the guard over f: the detecting pass, and when it finds something
+// the redacting pass, whose lines are spooled to a temporary file and, when rewrite
+// is set, copied back over f. It returns what was redacted and what a scan of the
+// result still finds.
+func (z *Sanitizer) guardFile(f *os.File, rewrite bool) (redacted, leaks []Leak, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	size := fi.Size()
+	if clean, err := z.nothingToRedact(f, size); err != nil || clean {
+		if err != nil {
+			return nil, nil, err
+		}
+		// The usual case: nothing to redact, and the file is scanned as it streams.
+		leaks, err := z.Scan(io.NewSectionReader(f, 0, size))
+		return nil, leaks, err
+	}
+	spool, err := os.CreateTemp("", "codexrec-guard-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.Remove(spool.Name())
+	defer spool.Close()
+	w := bufio.NewWriterSize(spool, 1<<20)
+	if redacted, err = z.redactLines(f, size, w); err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return redacted, nil, err
+	}
+	out, err := spool.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return redacted, nil, err
+	}
+	if len(redacted) > 0 && rewrite {
+		if err := copyOver(f, spool, out); err != nil {
+			return redacted, nil, fmt.Errorf("rewriting: %w", err)
+		}
+	}
+	if len(redacted) == 0 {
+		leaks, err = z.Scan(io.NewSectionReader(f, 0, size))
+	} else {
+		leaks, err = z.Scan(io.NewSectionReader(spool, 0, out))
+	}
+	return redacted, leaks, err
+}
+
+// copyOver replaces the content of f with the first n bytes of src.
+func copyOver(f, src *os.File, n int64) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(f, io.NewSectionReader(src, 0, n))
+	return err
+}
+
 // guardData runs the guard on a file's content: the content with every finding
 // redacted, the findings redacted, and what a scan still finds in the result.
 func (z *Sanitizer) guardData(data []byte) (out []byte, redacted, leaks []Leak, err error) {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	g := z.guardSanitizer()
 	var buf bytes.Buffer
-	buf.Grow(len(data))
-	for i, line := range lines {
-		if len(bytes.TrimSpace(line)) == 0 {
-			buf.Write(line)
-			continue
-		}
-		content := bytes.TrimSuffix(line, []byte("\n"))
-		isJSON := gjson.ValidBytes(content)
-		var o []byte
-		var reds []Redaction
-		if _, _, _, ok := deltaRaw(content); ok && isJSON {
-			o, reds = g.FrameFollowedBy(line, true, nextFrame(lines[i+1:]))
-		} else {
-			o, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)
-		}
-		if len(reds) > 0 {
-			seq := int64(0)
-			if isJSON {
-				seq = gjson.GetBytes(content, "seq").Int()
-			}
-			for _, r := range reds {
-				redacted = append(redacted, Leak{Rule: r.Rule, Line: i + 1, Seq: seq, Pointer: r.Pointer, Preview: r.preview})
-			}
-		}
-		buf.Write(o)
+	if redacted, err = z.redactLines(bytes.NewReader(data), int64(len(data)), &buf); err != nil {
+		return nil, nil, nil, err
 	}
 	if len(redacted) == 0 {
 		leaks, err := z.Scan(bytes.NewReader(data))
@@ -125,123 +148,6 @@ func (z *Sanitizer) guardData(data []byte) (out []byte, redacted, leaks []Leak, 
 	}
 	leaks, err = z.Scan(bytes.NewReader(buf.Bytes()))
 	return buf.Bytes(), redacted, leaks, err
-}
-
-// nextFrame is the next line of a recording that is a frame (annotations between
-// frames are skipped), without its newline, or nil.
-func nextFrame(lines [][]byte) []byte {
-	for _, l := range lines {
-		if l = bytes.TrimSuffix(l, []byte("\n")); isFrameLine(l) {
-			return l
-		}
-	}
-	return nil
-}
-
-// nothingToRedact streams the file at path through the detectors guardData runs,
-// line by line (a delta with the next frame, as guardData does), and reports
-// whether they find nothing: then the redacting pass, which holds the file in
-// memory, is not needed. A delta's next frame is read ahead from the file and only
-// what the sanitizer reads of it is kept (Lookahead): no line is copied.
-func (z *Sanitizer) nothingToRedact(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return false, err
-	}
-	g := z.guardSanitizer()
-	found := false
-	var off int64 // where the line after the current one begins
-	var peekErr error
-	err = eachLine(f, func(line []byte, _ int) bool {
-		off += int64(len(line))
-		if len(bytes.TrimSpace(line)) == 0 {
-			return true
-		}
-		content := bytes.TrimSuffix(line, []byte("\n"))
-		isJSON := gjson.ValidBytes(content)
-		var reds []Redaction
-		if _, _, _, ok := deltaRaw(content); ok && isJSON {
-			var next []byte
-			if next, peekErr = nextFrameAt(f, off, fi.Size()); peekErr != nil {
-				return false
-			}
-			_, reds = g.FrameFollowedBy(line, true, next)
-		} else {
-			_, reds = g.frameWith(line, content, func() bool { return isJSON }, nil)
-		}
-		found = len(reds) > 0
-		return !found
-	})
-	if err == nil {
-		err = peekErr
-	}
-	return !found, err
-}
-
-// peekLen bounds what is read ahead of the frame after a delta: the sanitizer reads
-// only its start, so a huge next frame is not held besides the delta.
-const peekLen = 1 << 20
-
-// nextFrameAt reads f (size bytes long) from off to the first frame line (blank
-// lines and annotations are skipped) and returns what the sanitizer reads of it
-// (Lookahead), or nil when no frame follows. It reads peekLen bytes, and on only
-// when they do not tell.
-func nextFrameAt(f *os.File, off, size int64) ([]byte, error) {
-	if next, ok, err := peekFrame(f, off, min(size-off, peekLen), size); err != nil || ok {
-		return next, err
-	}
-	next, _, err := peekFrame(f, off, size-off, size)
-	return next, err
-}
-
-// peekFrame is nextFrameAt from n bytes at off; ok says whether they told.
-func peekFrame(f *os.File, off, n, size int64) (next []byte, ok bool, err error) {
-	at := off
-	err = eachLine(io.NewSectionReader(f, off, n), func(line []byte, _ int) bool {
-		at += int64(len(line))
-		content := bytes.TrimSuffix(line, []byte("\n"))
-		if len(content) == len(line) && at < size {
-			// The line goes on past the n bytes: its start may do.
-			if isFrameLine(content) {
-				next, ok = lookaheadPrefix(content)
-			}
-			return false
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			return true
-		}
-		if isFrameLine(content) {
-			next, ok = Lookahead(content), true
-			return false
-		}
-		return true
-	})
-	if err == nil && !ok && at >= size {
-		ok = true // no frame follows
-	}
-	return next, ok, err
-}
-
-// scanFile is Guard's second scan when nothing was redacted: the file as it streams.
-func (z *Sanitizer) scanFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("leak guard: %w", err)
-	}
-	defer f.Close()
-	leaks, err := z.Scan(f)
-	if err != nil {
-		return fmt.Errorf("leak guard: %s: %w", path, err)
-	}
-	if len(leaks) > 0 {
-		return &LeakError{File: path, Leaks: leaks}
-	}
-	return nil
 }
 
 // isFrameLine says whether a recording line is a frame (or not a typed entry at all).
