@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -93,7 +94,8 @@ func (z *Sanitizer) guardFile(f *os.File, rewrite bool) (redacted, leaks []Leak,
 		leaks, err := z.Scan(io.NewSectionReader(f, 0, size))
 		return nil, leaks, err
 	}
-	spool, err := os.CreateTemp("", "codexrec-guard-*")
+	// Beside the recording: on its file system, not in a /tmp that may be memory.
+	spool, err := os.CreateTemp(filepath.Dir(f.Name()), "."+filepath.Base(f.Name())+".guard-*")
 	if err != nil {
 		return nil, nil, err
 	}
