@@ -34,7 +34,10 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 	}
 	w.walk(b, func(t token) {
 		raw := b[t.start:t.end]
-		var repl []byte // the new raw content of the string, when it changes
+		// The new raw content of the string, when it changes: repl whole, or raw with
+		// edits (spans in raw offsets) written straight into out, not copied twice.
+		var repl []byte
+		var edits []span
 		spans = spans[:0]
 		src := raw // what the spans' offsets index
 
@@ -62,7 +65,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			within := lineFilter.within(t.start, t.end)
 			plain := !b64 && !hiddenEscapes(raw) && !hasB64Run(raw)
 			cold, clean := plain && within.empty(), plain && within.clean()
-			repl, ds = z.deltaString(raw, t.escaped, b64, cold, clean, streamOf(), la)
+			repl, edits, ds = z.deltaString(raw, t.escaped, b64, cold, clean, streamOf(), la)
 			spans = append(spans, ds...)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
@@ -81,7 +84,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 				spans = z.base64Spans(text, spans, false, 0)
 			}
 			if len(spans) > 0 {
-				repl = rewrite(nil, raw, nil, rawSpans(raw, spans))
+				edits = rawSpans(raw, spans)
 			}
 		default:
 			// Raw content is searched as is: the rules stop at escapes (\n, \"), and
@@ -94,10 +97,10 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			if len(spans) > 0 {
 				alignEscapes(raw, spans)
 				spans = resolve(spans, 0)
-				repl = rewrite(nil, raw, nil, spans)
+				edits = spans
 			}
 		}
-		if repl == nil {
+		if repl == nil && edits == nil {
 			return
 		}
 		var ptr string
@@ -123,7 +126,11 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			out = make([]byte, 0, len(b)+64)
 		}
 		out = append(out, b[last:t.start]...)
-		out = append(out, repl...)
+		if repl != nil {
+			out = append(out, repl...)
+		} else {
+			out = rewrite(out, raw, nil, edits)
+		}
 		last = t.end
 	})
 	if out == nil {

@@ -62,6 +62,27 @@ func BenchmarkHugeDelta(b *testing.B) {
 			b.Fatalf("a clean delta changed: %d redactions", len(reds))
 		}
 	})
+	// The change path: the same delta with one secret in its middle, and the
+	// command's completed item carrying the whole output with it. It costs the
+	// rewritten copy, and the decoded text that the rules read.
+	const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+	mid := len(line) / 2
+	mid += bytes.Index(line[mid:], []byte(`\n`)) + 2 // where a line of the output starts
+	dirtyDelta := append(append(append([]byte(nil), line[:mid]...), "export OPENAI_API_KEY="+secret+`\n`...), line[mid:]...)
+	completed := append([]byte(`{"method":"item/completed","params":{"threadId":"t","turnId":"u","item":{"type":"commandExecution","id":"call_1_1","aggregatedOutput":"`),
+		dirtyDelta[bytes.Index(dirtyDelta, []byte(`"delta":"`))+9:]...)
+	completed = append(bytes.TrimSuffix(completed, []byte(`"},"emittedAtMs":1795950272760}`+"\n")), `"}}}`+"\n"...)
+	for _, c := range []struct {
+		name string
+		line []byte
+	}{{"frame-secret", dirtyDelta}, {"completed-secret", completed}} {
+		run(c.name, func(b *testing.B) {
+			z.ForgetStreams()
+			if out, reds := z.FrameFollowedBy(c.line, true, next); len(reds) != 1 || bytes.Contains(out, []byte(secret)) {
+				b.Fatalf("%d redactions", len(reds))
+			}
+		})
+	}
 	// The recording as record writes it: header, the huge frame, the next one, trailer.
 	var rec bytes.Buffer
 	rec.WriteString(`{"type":"header","format":1,"codexrec":"0.1.0-dev"}` + "\n")

@@ -88,10 +88,11 @@ func (z *Sanitizer) streamsOpen() bool {
 }
 
 // deltaString sanitizes the content of a delta string (raw JSON content, escaped or
-// not, or base64) of stream, in the window described above. It returns the new raw
-// content (nil when unchanged) and the spans replaced, in decoded coordinates, each
-// with the whole value it hid (for previews).
-func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stream string, la *lookahead) ([]byte, []span) {
+// not, or base64) of stream, in the window described above. It returns what changes
+// (nil both when nothing does): the new raw content of a base64 delta, else the edits
+// of raw (spans in raw offsets); and the spans replaced, in decoded coordinates,
+// each with the whole value it hid (for previews).
+func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stream string, la *lookahead) (repl []byte, edits, replaced []span) {
 	st := z.stream(stream)
 	// A huge clean delta is read at its two ends only: see ends.
 	v, partial := z.ends(raw, escaped, b64, clean, stream, st)
@@ -105,7 +106,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 			}
 			dec, err := enc.AppendDecode(nil, raw)
 			if err != nil {
-				return nil, nil
+				return nil, nil, nil
 			}
 			text = dec
 		case escaped:
@@ -173,15 +174,15 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	st.hot = hot || st.hot && v.n < tailLen
 	z.setStream(stream, st)
 	if len(spans) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	switch {
 	case b64:
-		return enc.AppendEncode(nil, rewrite(nil, v.head, nil, spans)), spans
+		return enc.AppendEncode(nil, rewrite(nil, v.head, nil, spans)), nil, spans
 	case escaped:
-		return rewrite(nil, raw, nil, rawSpans(raw, spans)), spans
+		return nil, rawSpans(raw, spans), spans
 	default:
-		return rewrite(nil, raw, nil, spans), spans
+		return nil, spans, spans
 	}
 }
 

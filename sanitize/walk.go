@@ -151,7 +151,7 @@ func stringEnd(b []byte, i int) (int, bool) {
 func unescape(raw []byte, offs []int) ([]byte, []int) {
 	out := make([]byte, 0, len(raw))
 	if offs == nil {
-		return jsonx.AppendUnescaped(out, string(raw)), nil
+		return jsonx.AppendUnescapedBytes(out, raw), nil
 	}
 	offs = offs[:0]
 	for i := 0; i < len(raw); {

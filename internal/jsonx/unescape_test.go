@@ -25,6 +25,9 @@ func TestAppendUnescaped(t *testing.T) {
 		if got := string(jsonx.AppendUnescaped([]byte("x"), tc.raw)); got != "x"+tc.want {
 			t.Errorf("AppendUnescaped(%q) = %q, want %q", tc.raw, got[1:], tc.want)
 		}
+		if got := string(jsonx.AppendUnescapedBytes([]byte("x"), []byte(tc.raw))); got != "x"+tc.want {
+			t.Errorf("AppendUnescapedBytes(%q) = %q, want %q", tc.raw, got[1:], tc.want)
+		}
 	}
 }
 
