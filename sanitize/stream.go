@@ -129,7 +129,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	hot := big || z.windowHot(st.tail, v.head, right, cold)
 	switch {
 	case partial:
-		// Cold: the text holds nothing itself; only its junctions can.
+		// Clean: the text holds nothing itself; only its junctions can.
 		spans = z.junctionSpans(st.tail, v, right, nil)
 	case st.hot || hot:
 		spans = z.windowSpans(st.tail, v.head, right)
