@@ -126,3 +126,20 @@ func TestGuardRedactInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardRedactReadOnlyClean: a clean recording is only read, so a read-only one
+// passes the guard.
+func TestGuardRedactReadOnlyClean(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{Salt: "ro"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "r.jsonl")
+	rec := `{"type":"header","format":1}` + "\n" + frameEntry("1", "call_1", "ok\n") + "\n" + `{"type":"trailer"}` + "\n"
+	if err := os.WriteFile(file, []byte(rec), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	if redacted, err := z.GuardRedact(file); err != nil || len(redacted) > 0 {
+		t.Fatalf("GuardRedact on a clean read-only recording: %v, %d redacted", err, len(redacted))
+	}
+}

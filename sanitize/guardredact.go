@@ -61,7 +61,7 @@ func (z *Sanitizer) guardSanitizer() *Sanitizer {
 // rewritten in place (the same file, which a writer may hold locked) only when
 // something was redacted.
 func (z *Sanitizer) GuardRedact(path string) ([]Leak, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("leak guard: %w", err)
 	}
@@ -78,8 +78,9 @@ func (z *Sanitizer) GuardRedact(path string) ([]Leak, error) {
 
 // guardFile runs the guard over f: the detecting pass, and when it finds something
 // the redacting pass, whose lines are spooled to a temporary file and, when rewrite
-// is set, copied back over f. It returns what was redacted and what a scan of the
-// result still finds.
+// is set, copied back over f's file (opened for writing only then: a clean file may
+// be read-only). It returns what was redacted and what a scan of the result still
+// finds.
 func (z *Sanitizer) guardFile(f *os.File, rewrite bool) (redacted, leaks []Leak, err error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -113,7 +114,7 @@ func (z *Sanitizer) guardFile(f *os.File, rewrite bool) (redacted, leaks []Leak,
 		return redacted, nil, err
 	}
 	if len(redacted) > 0 && rewrite {
-		if err := copyOver(f, spool, out); err != nil {
+		if err := copyOver(f.Name(), spool, out); err != nil {
 			return redacted, nil, fmt.Errorf("rewriting: %w", err)
 		}
 	}
@@ -125,16 +126,18 @@ func (z *Sanitizer) guardFile(f *os.File, rewrite bool) (redacted, leaks []Leak,
 	return redacted, leaks, err
 }
 
-// copyOver replaces the content of f with the first n bytes of src.
-func copyOver(f, src *os.File, n int64) error {
-	if err := f.Truncate(0); err != nil {
+// copyOver replaces the content of the file at path with the first n bytes of src,
+// in place: the file stays the same (its mode, and the lock its writer holds).
+func copyOver(path string, src *os.File, n int64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
 		return err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if _, err := io.Copy(f, io.NewSectionReader(src, 0, n)); err != nil {
+		f.Close()
 		return err
 	}
-	_, err := io.Copy(f, io.NewSectionReader(src, 0, n))
-	return err
+	return f.Close()
 }
 
 // guardData runs the guard on a file's content: the content with every finding
