@@ -24,6 +24,7 @@ type schemaState struct {
 	agent    string // the Codex version of the initialize response
 	v        Validator
 	waiting  []recorder.Entry
+	held     int // bytes of the waiting frames' lines
 	recorded []Finding
 	last     frameInfo
 }
@@ -37,11 +38,20 @@ func (s *state) schemaFrame(e *recorder.Entry, h recorder.Header) {
 		}
 		return
 	}
-	s.schema.waiting = append(s.schema.waiting, *e)
 	f := wire.Frame{Dir: e.Dir, Line: e.Line, Msg: e.Msg}
 	if v := wire.CodexVersion(&f); v != "" {
 		s.schema.agent = v
+	} else if s.schema.held+len(e.Line) > schema.MaxPendingBytes {
+		// As the recording's validator did: past the byte bound the policy decides
+		// without the initialize response, and this frame is checked, not held.
+		s.decideSchema(h)
+		if s.schema.v != nil {
+			s.validate(e)
+		}
+		return
 	}
+	s.schema.waiting = append(s.schema.waiting, *e)
+	s.schema.held += len(e.Line)
 	if s.schema.agent != "" || len(s.schema.waiting) >= schemaWait {
 		s.decideSchema(h)
 	}
@@ -76,7 +86,7 @@ func (s *state) decideSchema(h recorder.Header) {
 			s.report(f)
 		}
 	}
-	ss.waiting, ss.recorded = nil, nil
+	ss.waiting, ss.recorded, ss.held = nil, nil, 0
 }
 
 func (s *state) validate(e *recorder.Entry) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/codexrec/codexrec/check"
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/schema"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -121,5 +122,37 @@ func TestSchemaNearest(t *testing.T) {
 	}
 	if len(notes) != 1 || !strings.Contains(notes[0], "info: codex 0.171.5 (explicit) has no embedded schema; validating against 0.171.0, the nearest older one") {
 		t.Errorf("notes %q", notes)
+	}
+}
+
+// TestSchemaByteBoundAgrees: frames of more than schema.MaxPendingBytes before the
+// initialize response make check choose the version without it (the header's), as
+// the recording's validator (schema.SessionValidator) does on the same frames.
+func TestSchemaByteBoundAgrees(t *testing.T) {
+	m := mutate(t, fixture(t, "plain"))
+	m.rec.Header.CodexVersion = "0.163.0"
+	at := m.find(s2c, wire.KindResponse, "", 0)
+	for i, e := range m.rec.Entries[:at] {
+		if e.Type == recorder.TypeMeta && e.Header != nil && e.Header.CodexVersion != "" {
+			at = i // the version record learned from the response, noted before it
+			break
+		}
+	}
+	huge := m.frame(s2c, `{"method":"item/agentMessage/delta","params":{"threadId":"a","turnId":"b","itemId":"c","delta":"`+
+		strings.Repeat("x", schema.MaxPendingBytes)+`"}}`)
+	m.insert(at, huge)
+	res, err := (&check.Checker{Schema: check.SchemaValidator("", "")}).CheckFile(m.write())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := &schema.SessionValidator{Header: m.rec.Header.CodexVersion}
+	for _, e := range m.rec.Entries {
+		if e.Type == recorder.TypeFrame && e.Dir != wire.Stderr {
+			sv.Frame(&wire.Frame{Seq: e.Seq, Dir: e.Dir, Line: e.Line, Msg: e.Msg})
+		}
+	}
+	c, ok := sv.Chosen()
+	if !ok || res.SchemaVersion != c.Schema || c.Schema != "0.163.0" {
+		t.Errorf("check chose %q, the session validator %q (%v): want both the header's 0.163.0", res.SchemaVersion, c.Schema, ok)
 	}
 }

@@ -37,9 +37,10 @@ type SessionValidator struct {
 // policy decides with what it has.
 const MaxPending = 1024
 
-// maxPendingBytes bounds the bytes of the frames held likewise: a huge frame before
+// MaxPendingBytes bounds the bytes of the frames held likewise: a huge frame before
 // the version is known (a session's first frames are small) is not copied to wait.
-const maxPendingBytes = 8 << 20
+// check waits by the same bounds, so it chooses as the recording did.
+const MaxPendingBytes = 8 << 20
 
 // Start chooses the set now when Version or Dir fix it (so a bad flag fails before
 // anything runs). Calling it is optional: Frame starts a validator on first use.
@@ -118,7 +119,7 @@ func (s *SessionValidator) Frame(f *wire.Frame) []Finding {
 		}
 	}
 	if s.v == nil {
-		if len(s.pending) < MaxPending && s.held+len(f.Line) <= maxPendingBytes {
+		if len(s.pending) < MaxPending && s.held+len(f.Line) <= MaxPendingBytes {
 			c := *f
 			c.Line = append([]byte(nil), f.Line...)
 			s.pending = append(s.pending, c)
@@ -131,7 +132,7 @@ func (s *SessionValidator) Frame(f *wire.Frame) []Finding {
 			return nil
 		}
 		s.notes = append(s.notes, fmt.Sprintf("the version was chosen before the initialize response: %d frame(s) of %d bytes waiting for it, and frame %d of %d bytes, passed the bound of %d frames or %d bytes",
-			len(s.pending), s.held, f.Seq, len(f.Line), MaxPending, maxPendingBytes))
+			len(s.pending), s.held, f.Seq, len(f.Line), MaxPending, MaxPendingBytes))
 	}
 	out := s.drain()
 	return append(out, s.check(f)...)
