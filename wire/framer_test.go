@@ -135,3 +135,30 @@ func TestFramerSpoolsLongLine(t *testing.T) {
 		t.Errorf("%d lines came back mapped, want the long one", got.spooled)
 	}
 }
+
+// FuzzFramer checks the Framer against bytes.SplitAfter, with read sizes drawn from
+// the input: the lines tapped are the input's, and what is forwarded is the input.
+func FuzzFramer(f *testing.F) {
+	f.Add([]byte("a\nbb\nccc"), uint64(1))
+	f.Add([]byte("\n\n{\"id\":1}\n"), uint64(7))
+	f.Add([]byte("no newline at all"), uint64(3))
+	f.Fuzz(func(t *testing.T, input []byte, seed uint64) {
+		want := bytes.SplitAfter(input, []byte("\n"))
+		if len(want) > 0 && len(want[len(want)-1]) == 0 {
+			want = want[:len(want)-1]
+		}
+		rng := rand.New(rand.NewPCG(seed, seed>>7))
+		got := frame(t, &choppy{r: bytes.NewReader(input), rng: rng}, 1+int(seed%64))
+		if !bytes.Equal(got.forwarded, input) {
+			t.Fatalf("forwarded %q, want %q", got.forwarded, input)
+		}
+		if len(got.lines) != len(want) {
+			t.Fatalf("%d lines, want %d", len(got.lines), len(want))
+		}
+		for i := range want {
+			if !bytes.Equal(got.lines[i], want[i]) {
+				t.Fatalf("line %d %q, want %q", i, got.lines[i], want[i])
+			}
+		}
+	})
+}
