@@ -46,6 +46,7 @@ const maxQueued = 64 << 20
 type batch struct {
 	chunk   []byte
 	carried []byte
+	framer  *wire.Framer // carried's, which takes its memory back
 	frames  []wire.Frame
 	// owners counts who still uses chunk, the pump (until its write) and the tapper;
 	// with Proxy.ReuseLines the last one hands the buffer back.
@@ -106,7 +107,14 @@ func (s *session) release(b *batch) {
 		return
 	}
 	if b.carried != nil {
-		wire.Release(b.carried) // a long line's mapped memory; otherwise the collector's
+		if s.p.ReuseLines {
+			if poisonReleased && !wire.IsLarge(b.carried) {
+				clear(b.carried)
+			}
+			b.framer.Recycle(b.carried)
+		} else {
+			wire.Release(b.carried) // a long line's mapped memory; otherwise the collector's
+		}
 	}
 	if s.p.ReuseLines && cap(b.chunk) == readSize {
 		if poisonReleased {
@@ -270,7 +278,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 				wire.Release(large)
 			}
 		}
-		b := &batch{chunk: data, carried: carried, track: dir == wire.ServerToClient}
+		b := &batch{chunk: data, carried: carried, framer: framer, track: dir == wire.ServerToClient}
 		if carried != nil || len(whole) > 0 {
 			at := time.Since(s.p.Start)
 			b.frames = make([]wire.Frame, 0, 8)

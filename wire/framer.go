@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"io"
+	"sync"
 )
 
 // Framer reads a stream for a proxy that forwards bytes the moment they arrive and
@@ -17,6 +18,55 @@ type Framer struct {
 	carry []byte // the start of a line earlier reads delivered (not spooled)
 	spool *spool // the start of a long line, past SpoolMin
 	err   error  // the error that ended the stream, returned once the last line is out
+
+	mu   sync.Mutex
+	free [][]byte // carried lines' memory given back (Recycle), for the next
+}
+
+// carryMin is a carried line's first allocation: most lines a read cuts short are
+// output deltas of up to a few tens of KB, done within it.
+const carryMin = 64 << 10
+
+// maxRecycled bounds the memory Recycle keeps: a few buffers, none past maxPooled.
+const (
+	maxRecycled = 4
+	maxPooled   = 1 << 20
+)
+
+// Recycle gives the memory of a line Next returned as carried back to f, to collect
+// the next one in instead of allocating: a proxy tapping a burst of output deltas
+// that reads cut short would otherwise allocate (and collect) every one of them.
+// Another goroutine may call it (the tapper, while the pump reads); line must not be
+// used afterwards. A mapped line is released (Release) instead.
+func (f *Framer) Recycle(line []byte) {
+	if IsLarge(line) {
+		Release(line)
+		return
+	}
+	if cap(line) < carryMin || cap(line) > maxPooled {
+		return
+	}
+	f.mu.Lock()
+	if len(f.free) < maxRecycled {
+		f.free = append(f.free, line[:0])
+	}
+	f.mu.Unlock()
+}
+
+// fresh returns memory to start a carried line in, recycled when there is some.
+func (f *Framer) fresh(n int) []byte {
+	f.mu.Lock()
+	if k := len(f.free); k > 0 {
+		b := f.free[k-1]
+		f.free = f.free[:k-1]
+		f.mu.Unlock()
+		if cap(b) >= n {
+			return b
+		}
+	} else {
+		f.mu.Unlock()
+	}
+	return make([]byte, 0, max(carryMin, 2*n))
 }
 
 // SpoolMin is how long the unfinished part of a line may grow in memory before the
@@ -91,6 +141,9 @@ func (f *Framer) keep(b []byte) {
 			return
 		}
 		f.carry, f.spool, b = f.spool.unspool(), nil, b[n:]
+	}
+	if f.carry == nil {
+		f.carry = f.fresh(len(b))
 	}
 	for n := len(f.carry); n+len(b) > cap(f.carry); {
 		f.carry = growBuf(f.carry[:cap(f.carry)])[:n] // full, so it grows
