@@ -41,10 +41,13 @@ type session struct {
 // maxQueued bounds the bytes waiting for the tap, whatever QueueSize says.
 const maxQueued = 64 << 20
 
-// batch is the lines one read brought: forwarded with one write, tapped together.
+// batch is one read: forwarded with one write, and the lines it completed, tapped
+// together. The first may be carried: a line that began in earlier reads.
 type batch struct {
-	chunk  []byte
-	frames []wire.Frame
+	chunk   []byte
+	carried []byte
+	framer  *wire.Framer // carried's, which takes its memory back
+	frames  []wire.Frame
 	// owners counts who still uses chunk, the pump (until its write) and the tapper;
 	// with Proxy.ReuseLines the last one hands the buffer back.
 	owners atomic.Int32
@@ -94,22 +97,26 @@ func (s *session) wrote(b *batch, ok bool) {
 // this much, are forwarded with one write.
 const readSize = 256 << 10
 
-// buffers holds read buffers for reuse (Proxy.ReuseLines). A buffer a long line grew
-// past maxPooled is left to the collector.
+// buffers holds read buffers for reuse (Proxy.ReuseLines).
 var buffers = sync.Pool{New: func() any { b := make([]byte, 0, readSize); return &b }}
 
-const maxPooled = 4 << 20
-
-// release drops one owner of b's chunk; the last returns the buffer when reuse is on.
-// A long line's mapped buffer (wire.Release) is given back in either case.
+// release drops one owner of b; the last returns the read buffer when reuse is on,
+// and a long carried line's mapped memory (wire.Release) in either case.
 func (s *session) release(b *batch) {
 	if b.owners.Add(-1) != 0 {
 		return
 	}
-	switch {
-	case cap(b.chunk) > maxPooled:
-		wire.Release(b.chunk)
-	case s.p.ReuseLines:
+	if b.carried != nil {
+		if s.p.ReuseLines {
+			if poisonReleased && !wire.IsLarge(b.carried) {
+				clear(b.carried)
+			}
+			b.framer.Recycle(b.carried)
+		} else {
+			wire.Release(b.carried) // a long line's mapped memory; otherwise the collector's
+		}
+	}
+	if s.p.ReuseLines && cap(b.chunk) == readSize {
 		if poisonReleased {
 			clear(b.chunk) // a use after release then shows as NUL bytes
 		}
@@ -134,6 +141,7 @@ func newSession(p *Proxy, res *Result) *session {
 // waiting it blocks (back-pressure: reading pauses, nothing is dropped). It reports
 // false once the session is over.
 func (s *session) enqueue(b *batch) bool {
+	size := len(b.chunk) + len(b.carried)
 	s.mu.Lock()
 	for (len(s.pending) >= s.p.queueSize() || s.queued >= maxQueued) && !s.closed {
 		s.room.Wait()
@@ -141,10 +149,17 @@ func (s *session) enqueue(b *batch) bool {
 	ok := !s.closed
 	if ok {
 		s.pending = append(s.pending, b)
-		s.queued += len(b.chunk)
+		s.queued += size
 	}
 	s.mu.Unlock()
 	return ok
+}
+
+// over reports whether the session has ended.
+func (s *session) over() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 // forwarded wakes the tapper, unless it is due to run anyway.
@@ -236,15 +251,16 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 	return s.pump(src, dir, w, false)
 }
 
-// pump reads lines from src, queues them for the tap, writes them to w, then wakes
-// the tapper. Lines that arrived together are read, queued and written together
-// (wire.Lines): none of them waits for anything, the syscalls per line drop to what a
-// plain cat makes, and the bytes are read into the buffer that is forwarded and
-// tapped, copied once more only without Proxy.ReuseLines. stopOnEnd says to stop
-// reading once the session is over (the client side: nothing can reach the child any
-// more).
+// pump reads src, queues the lines each read completed for the tap, forwards what the
+// read brought, then wakes the tapper. Lines that arrived together are read, queued
+// and written together, and the syscalls per line are what a plain cat makes; a line
+// that takes several reads is forwarded read by read as it arrives (as a bare relay
+// would) and tapped once whole (wire.Framer collects it). The bytes are read into the
+// buffer that is forwarded and tapped, copied once more only without
+// Proxy.ReuseLines. stopOnEnd says to stop reading once the session is over (the
+// client side: nothing can reach the child any more).
 func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
-	lines := wire.NewLines(src)
+	framer := wire.NewFramer(src)
 	scratch := make([]byte, 0, readSize) // without ReuseLines, read here and copied out
 	var werr error
 	for {
@@ -252,42 +268,64 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 		if s.p.ReuseLines {
 			buf = *buffers.Get().(*[]byte)
 		}
-		chunk, err := lines.Next(buf)
-		if len(chunk) > 0 {
-			if !s.p.ReuseLines {
-				read := chunk
-				chunk = bytes.Clone(chunk)
-				if cap(read) <= maxPooled {
-					scratch = read[:0] // a long line's buffer is kept for the next
-				} else {
-					wire.Release(read)
-				}
+		data, carried, whole, err := framer.Next(buf)
+		if !s.p.ReuseLines {
+			data, whole = cloneRead(data, whole)
+			if carried != nil && wire.IsLarge(carried) {
+				// A tap may keep the line: it must be the collector's to free.
+				large := carried
+				carried = bytes.Clone(large)
+				wire.Release(large)
 			}
-			b := &batch{chunk: chunk, frames: make([]wire.Frame, 0, 8), track: dir == wire.ServerToClient}
-			b.owners.Store(2)
+		}
+		b := &batch{chunk: data, carried: carried, framer: framer, track: dir == wire.ServerToClient}
+		if carried != nil || len(whole) > 0 {
 			at := time.Since(s.p.Start)
-			for rest := chunk; len(rest) > 0; {
+			b.frames = make([]wire.Frame, 0, 8)
+			if carried != nil {
+				b.frames = append(b.frames, wire.Frame{Dir: dir, Line: carried[:len(carried):len(carried)], Time: at})
+			}
+			for rest := whole; len(rest) > 0; {
 				n := bytes.IndexByte(rest, '\n') + 1
-				if n == 0 {
-					n = len(rest)
-				}
 				// Capped, so a tap appending to one line cannot spill into the next; the
-				// chunk itself is forwarded below and taps never write into it.
+				// read itself is forwarded below and taps never write into it.
 				b.frames = append(b.frames, wire.Frame{Dir: dir, Line: rest[:n:n], Time: at})
 				rest = rest[n:]
 			}
+			b.owners.Store(2)
 			if !s.enqueue(b) && stopOnEnd {
 				return werr
 			}
-			if werr == nil && w != nil {
-				_, werr = w.Write(chunk)
+		} else {
+			b.owners.Store(1) // nothing to tap: the pump is its only user
+			if stopOnEnd && s.over() {
+				return werr
 			}
-			s.wrote(b, werr == nil)
-			s.release(b)
+		}
+		if werr == nil && w != nil && len(data) > 0 {
+			_, werr = w.Write(data)
+		}
+		s.wrote(b, werr == nil)
+		s.release(b)
+		if len(b.frames) > 0 {
 			s.forwarded()
 		}
 		if err != nil {
 			return werr
 		}
 	}
+}
+
+// cloneRead copies a read and the lines in it, for taps that keep frames. whole is a
+// slice of data, so their capacities (to the same buffer's end) give its offset.
+func cloneRead(data, whole []byte) ([]byte, []byte) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	c := bytes.Clone(data)
+	if len(whole) == 0 {
+		return c, nil
+	}
+	off := cap(data) - cap(whole)
+	return c, c[off : off+len(whole)]
 }

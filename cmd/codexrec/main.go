@@ -80,7 +80,10 @@ func main() {
 	if shimName(os.Args[0]) { // a symlink named codex (see shim.go)
 		os.Exit(exitCode(shimMain(os.Args[0], &shimConfig{}, os.Args[1:], std), "", std.err))
 	}
-	os.Exit(run(os.Args[1:], std))
+	stop := startProfiles(os.Stderr)
+	code := run(os.Args[1:], std)
+	stop()
+	os.Exit(code)
 }
 
 func run(args []string, std stdio) int {

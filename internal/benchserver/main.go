@@ -14,7 +14,8 @@
 // With -stream N, each turn/start is answered with its response, N small message
 // deltas paced -interval apart, every -big-every'th of them a -big-kb command-output
 // delta instead, then turn/completed; each delta's text starts with the time it was
-// written ("t<unix-ns> "), for the client to measure each frame's latency.
+// written and the time it was due ("t<unix-ns> d<unix-ns> "), for the client to
+// measure each frame's latency.
 package main
 
 import (
@@ -127,7 +128,10 @@ func (s *server) streamTurn(out io.Writer) error {
 		for time.Now().Before(next) {
 			time.Sleep(time.Until(next))
 		}
-		stamp := "t" + strconv.FormatInt(time.Now().UnixNano(), 10) + " "
+		// Two stamps: when the frame is written, and when it was due. A server that
+		// back-pressure held up (a full pipe) writes late; counting from the due time
+		// charges that wait to the path that caused it, not to nobody.
+		stamp := "t" + strconv.FormatInt(time.Now().UnixNano(), 10) + " d" + strconv.FormatInt(next.UnixNano(), 10) + " "
 		var f []byte
 		if st.bigEvery > 0 && i%st.bigEvery == 0 {
 			f = benchload.WithDelta(s.OutDelta, stamp+big)
