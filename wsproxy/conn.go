@@ -142,7 +142,10 @@ type item struct {
 
 // run relays until either side ends, then closes the other and ends the tap.
 func (c *conn) run(base context.Context, info *Conn, tap Tap) {
-	ctx, stop := context.WithCancel(base)
+	// The connection's own lifetime: a shutdown (base ending) lets it read on for
+	// ShutdownGrace before dropping it, so that what a client sent just before it
+	// hung up, as the relay was being stopped, is still relayed and tapped.
+	ctx, stop := context.WithCancel(context.WithoutCancel(base))
 	c.stop = stop
 	limit := c.relay.readLimit()
 	c.client.SetReadLimit(limit)
@@ -160,9 +163,13 @@ func (c *conn) run(base context.Context, info *Conn, tap Tap) {
 	select {
 	case <-ctx.Done():
 	case <-base.Done():
-	}
-	if base.Err() != nil {
-		c.finish(End{By: SideShutdown, Code: -1})
+		grace := time.NewTimer(c.relay.shutdownGrace())
+		select {
+		case <-ctx.Done():
+		case <-grace.C:
+		}
+		grace.Stop()
+		c.finish(End{By: SideShutdown, Code: -1}) // a no-op when the connection ended within the grace
 	}
 	wg.Wait()
 	close(queue)

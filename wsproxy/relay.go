@@ -54,6 +54,12 @@ type Relay struct {
 	// before the ping goes unanswered. Zero means 30s.
 	PingTimeout time.Duration
 
+	// ShutdownGrace is how long each connection goes on after Serve's context ends,
+	// so that messages in flight (a client's last request as it hangs up) are
+	// relayed and tapped, and a connection that ends meanwhile ends as it would have;
+	// then the rest are dropped. Zero means DefaultShutdownGrace; negative, none.
+	ShutdownGrace time.Duration
+
 	mu      sync.Mutex
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -64,6 +70,9 @@ type Relay struct {
 
 // DefaultReadLimit is Relay.ReadLimit's default: 64 MiB.
 const DefaultReadLimit = 64 << 20
+
+// DefaultShutdownGrace is Relay.ShutdownGrace's default.
+const DefaultShutdownGrace = 250 * time.Millisecond
 
 // DefaultQueueSize is Relay.QueueSize's default.
 const DefaultQueueSize = 4096
@@ -78,9 +87,9 @@ type Conn struct {
 	Start     time.Time   // when the connection was accepted; frame times count from here
 }
 
-// Serve accepts connections on ln until ctx is done, then closes ln, drops every
-// connection (each tap's End says SideShutdown) and returns once every tap has
-// ended. The error is nil after ctx is done, or the listener's failure.
+// Serve accepts connections on ln until ctx is done, then closes ln, lets every
+// connection go on for ShutdownGrace, drops those still open (their tap's End says
+// SideShutdown) and returns once every tap has ended. The error is nil after ctx is done, or the listener's failure.
 func (r *Relay) Serve(ctx context.Context, ln net.Listener) error {
 	r.mu.Lock()
 	r.ctx, r.cancel = context.WithCancel(ctx)
@@ -235,6 +244,16 @@ func (r *Relay) queueSize() int {
 		return r.QueueSize
 	}
 	return DefaultQueueSize
+}
+
+func (r *Relay) shutdownGrace() time.Duration {
+	switch {
+	case r.ShutdownGrace > 0:
+		return r.ShutdownGrace
+	case r.ShutdownGrace < 0:
+		return 0
+	}
+	return DefaultShutdownGrace
 }
 
 func (r *Relay) pingTimeout() time.Duration {

@@ -165,7 +165,8 @@ func (r *Running) Wait() error {
 	return err
 }
 
-// Stop ends the run: the listener closes, every connection is dropped and its
+// Stop ends the run: the listener closes, every connection still open after the
+// relay's shutdown grace (wsproxy.DefaultShutdownGrace) is dropped and its
 // recording finished, the child is stopped. It returns what Wait returns.
 func (r *Running) Stop() error {
 	r.stop()

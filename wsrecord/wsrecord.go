@@ -71,6 +71,7 @@ func NewSessionID() string {
 }
 
 // Serve accepts connections on ln until ctx is done, then drops every connection
+// still open after the shutdown grace (wsproxy.DefaultShutdownGrace)
 // and returns once every recording is finished. Results says how each ended.
 func (r *Recorder) Serve(ctx context.Context, ln net.Listener) error {
 	if r.Session == "" {

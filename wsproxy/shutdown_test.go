@@ -1,0 +1,90 @@
+package wsproxy_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/wire"
+	"github.com/codexrec/codexrec/wsproxy"
+)
+
+// serveOwn serves a Relay to upstream with a context the test ends itself; it returns
+// the relay's address, the tap list, the cancel and Serve's outcome.
+func serveOwn(t *testing.T, upstream wsproxy.Addr, grace time.Duration) (*relay, context.CancelFunc, <-chan error) {
+	t.Helper()
+	ln, bound, err := wsproxy.Listen(wsproxy.Addr{Scheme: "ws", Host: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &relay{addr: bound}
+	rl := &wsproxy.Relay{Upstream: upstream, ShutdownGrace: grace, Open: func(c *wsproxy.Conn) (wsproxy.Tap, error) {
+		m := &memTap{info: c, done: make(chan struct{})}
+		r.mu.Lock()
+		r.taps = append(r.taps, m)
+		r.mu.Unlock()
+		return m, nil
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rl.Serve(ctx, ln) }()
+	t.Cleanup(cancel)
+	return r, cancel, done
+}
+
+// A client's last request, sent as the relay is being shut down and followed at once
+// by its close, still reaches the real server and the tap, and the connection ends
+// by the client's close, not by the shutdown.
+func TestShutdownRelaysLastMessage(t *testing.T) {
+	codex := wstest.Prepare(t, "0.171.0", wstest.TurnModel())
+	codex.Start(t, "ws")
+	r, cancel, done := serveOwn(t, codex.Addr, 0)
+	c := wstest.MustDial(t, r.addr, nil)
+	c.Initialize("shutdown-test")
+	cancel()
+	last := `{"id":7,"method":"thread/start","params":{"cwd":"/tmp"}}`
+	c.Send(last)
+	c.Conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "bye"))
+	m := r.tap(0)
+	end := m.wait(t)
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	sent := m.lines(wire.ClientToServer)
+	if len(sent) == 0 || string(sent[len(sent)-1]) != last {
+		t.Fatalf("the last request was not relayed; tapped c2s: %q", sent)
+	}
+	if end.By != wsproxy.SideClient || end.Code != websocket.CloseNormalClosure {
+		t.Errorf("end = %+v, want the client's close 1000", end)
+	}
+}
+
+// A connection still open when the grace is over is dropped and says so; Serve
+// returns within the grace (plus slack), not when the client gets round to closing.
+func TestShutdownDropsIdleAfterGrace(t *testing.T) {
+	codex := wstest.Prepare(t, "0.171.0", wstest.TurnModel())
+	codex.Start(t, "ws")
+	const grace = 300 * time.Millisecond
+	r, cancel, done := serveOwn(t, codex.Addr, grace)
+	c := wstest.MustDial(t, r.addr, nil)
+	c.Initialize("shutdown-test")
+	t0 := time.Now()
+	cancel()
+	end := r.tap(0).wait(t)
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	took := time.Since(t0)
+	if end.By != wsproxy.SideShutdown {
+		t.Errorf("end = %+v, want a shutdown", end)
+	}
+	if took < grace || took > grace+10*time.Second {
+		t.Errorf("Serve returned %v after the shutdown, want about the %v grace", took, grace)
+	}
+	if c.Closed(5*time.Second) == nil {
+		t.Error("the client's connection is still open after the shutdown")
+	}
+}
