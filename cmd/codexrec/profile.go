@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
@@ -12,27 +13,32 @@ import (
 // trace, for latency: what a goroutine waited for). They profile the binary as a
 // client runs it, under the bench's load, which a Go benchmark cannot. The returned
 // func stops them; a profile that cannot start is reported and skipped.
-func startProfiles(errOut *os.File) func() {
-	var stops []func()
-	if path := os.Getenv("CODEXREC_CPUPROFILE"); path != "" {
-		if f, err := os.Create(path); err != nil {
-			fmt.Fprintf(errOut, "codexrec: CODEXREC_CPUPROFILE: %v\n", err)
-		} else if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(errOut, "codexrec: CODEXREC_CPUPROFILE: %v\n", err)
-			f.Close()
-		} else {
-			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
-		}
+func startProfiles(errOut io.Writer) func() {
+	profiles := []struct {
+		env   string
+		start func(io.Writer) error
+		stop  func()
+	}{
+		{"CODEXREC_CPUPROFILE", pprof.StartCPUProfile, pprof.StopCPUProfile},
+		{"CODEXREC_TRACE", trace.Start, trace.Stop},
 	}
-	if path := os.Getenv("CODEXREC_TRACE"); path != "" {
-		if f, err := os.Create(path); err != nil {
-			fmt.Fprintf(errOut, "codexrec: CODEXREC_TRACE: %v\n", err)
-		} else if err := trace.Start(f); err != nil {
-			fmt.Fprintf(errOut, "codexrec: CODEXREC_TRACE: %v\n", err)
-			f.Close()
-		} else {
-			stops = append(stops, func() { trace.Stop(); f.Close() })
+	var stops []func()
+	for _, p := range profiles {
+		path := os.Getenv(p.env)
+		if path == "" {
+			continue
 		}
+		f, err := os.Create(path)
+		if err == nil {
+			if err = p.start(f); err != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(errOut, "codexrec: %s: %v\n", p.env, err)
+			continue
+		}
+		stops = append(stops, func() { p.stop(); f.Close() })
 	}
 	return func() {
 		for _, stop := range stops {
