@@ -142,8 +142,11 @@ func eachLine(r io.Reader, fn func(line []byte, n int) bool) error {
 // eachLineBuf is eachLine starting with a buffer of size bytes.
 func eachLineBuf(r io.Reader, size int, fn func(line []byte, n int) bool) error {
 	// wire.Lines reads runs of whole lines into one reused buffer; a long line grows
-	// in mapped memory (given back at once), not by appending in the heap.
-	lines := wire.NewLines(r)
+	// in mapped memory (given back at once), not by appending in the heap. Its reads
+	// are kept to 1 MB: what a read brings past a line's end is carried, in the heap,
+	// to the next, and a read into a long line's buffer could bring most of the next
+	// long line (two lines held at once).
+	lines := wire.NewLines(shortReads{r})
 	buf := make([]byte, 0, size)
 	n := 0
 	partial := false // the last line read lacked its newline: an error is on that line
@@ -178,6 +181,11 @@ func eachLineBuf(r io.Reader, size int, fn func(line []byte, n int) bool) error 
 		}
 	}
 }
+
+// shortReads reads at most 1 MB at a time.
+type shortReads struct{ r io.Reader }
+
+func (s shortReads) Read(p []byte) (int, error) { return s.r.Read(p[:min(len(p), 1<<20)]) }
 
 // release gives back the mapped memory of a long line's chunk, reporting whether it
 // was one.
