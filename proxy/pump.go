@@ -23,8 +23,13 @@ type session struct {
 	mu      sync.Mutex // guards pending, queued and closed
 	room    sync.Cond  // signalled when the tapper takes the queue
 	pending []*batch   // read, not yet tapped, in read order
+	spare   []*batch   // the tapper's last pending, given back for reuse
 	queued  int        // bytes in pending
 	closed  bool       // no more frames may be queued
+
+	freeBufs    chan []byte // read buffers to reuse (Proxy.ReuseLines)
+	freeSmall   chan []byte // small buffers to reuse (Proxy.ReuseLines)
+	freeBatches chan *batch // batches to reuse (Proxy.ReuseLines)
 
 	wake   chan struct{} // a read was forwarded
 	tapped chan struct{} // closed when the tapper has tapped everything and returned
@@ -38,7 +43,8 @@ type session struct {
 	abandoned bool        // under mu: writes still pending will never finish
 }
 
-// maxQueued bounds the bytes waiting for the tap, whatever QueueSize says.
+// maxQueued bounds the memory waiting for the tap (the buffers reads hold), whatever
+// QueueSize says.
 const maxQueued = 64 << 20
 
 // batch is one read: forwarded with one write, and the lines it completed, tapped
@@ -97,8 +103,51 @@ func (s *session) wrote(b *batch, ok bool) {
 // this much, are forwarded with one write.
 const readSize = 256 << 10
 
-// buffers holds read buffers for reuse (Proxy.ReuseLines).
-var buffers = sync.Pool{New: func() any { b := make([]byte, 0, readSize); return &b }}
+// With Proxy.ReuseLines, read buffers and batches go back to free lists of the
+// session's own once both the pump and the tapper are done with them: the pump then
+// allocates nothing per read, and so is never made to assist the collector (whose
+// cycles the tapper's garbage starts) while it forwards. (A sync.Pool is emptied by
+// every cycle, and each refill of a 256 KB buffer then costs an assist.)
+const (
+	freeBuffers = 4   // 1 MB of read buffers
+	freeSmall   = 256 // 4 MB of small buffers
+	freeBatches = 256
+)
+
+// smallRead is the most a read may bring to be copied into a small buffer of its
+// own, so that the pump keeps its read buffer: a queue of a thousand small frames
+// then holds 16 MB, not a thousand read buffers.
+const smallRead = 16 << 10
+
+// maxPooledFrames bounds the frames slice a reused batch keeps.
+const maxPooledFrames = 1024
+
+func (s *session) buffer() []byte {
+	select {
+	case b := <-s.freeBufs:
+		return b
+	default:
+		return make([]byte, 0, readSize)
+	}
+}
+
+func (s *session) small() []byte {
+	select {
+	case b := <-s.freeSmall:
+		return b
+	default:
+		return make([]byte, 0, smallRead)
+	}
+}
+
+func (s *session) batch() *batch {
+	select {
+	case b := <-s.freeBatches:
+		return b
+	default:
+		return &batch{frames: make([]wire.Frame, 0, 8)}
+	}
+}
 
 // release drops one owner of b; the last returns the read buffer when reuse is on,
 // and a long carried line's mapped memory (wire.Release) in either case.
@@ -116,12 +165,31 @@ func (s *session) release(b *batch) {
 			wire.Release(b.carried) // a long line's mapped memory; otherwise the collector's
 		}
 	}
-	if s.p.ReuseLines && cap(b.chunk) == readSize {
-		if poisonReleased {
-			clear(b.chunk) // a use after release then shows as NUL bytes
+	if !s.p.ReuseLines {
+		return
+	}
+	if poisonReleased {
+		clear(b.chunk) // a use after release then shows as NUL bytes
+	}
+	switch cap(b.chunk) {
+	case readSize:
+		select {
+		case s.freeBufs <- b.chunk[:0]:
+		default:
 		}
-		buf := b.chunk[:0]
-		buffers.Put(&buf)
+	case smallRead:
+		select {
+		case s.freeSmall <- b.chunk[:0]:
+		default:
+		}
+	}
+	if cap(b.frames) <= maxPooledFrames {
+		clear(b.frames[:cap(b.frames)])
+		*b = batch{frames: b.frames[:0]}
+		select {
+		case s.freeBatches <- b:
+		default:
+		}
 	}
 }
 
@@ -129,7 +197,9 @@ func (s *session) release(b *batch) {
 var poisonReleased bool
 
 func newSession(p *Proxy, res *Result) *session {
-	s := &session{p: p, res: res, wake: make(chan struct{}, 1), tapped: make(chan struct{})}
+	s := &session{p: p, res: res, wake: make(chan struct{}, 1), tapped: make(chan struct{}),
+		freeBufs: make(chan []byte, freeBuffers), freeSmall: make(chan []byte, freeSmall),
+		freeBatches: make(chan *batch, freeBatches)}
 	s.room.L = &s.mu
 	s.written.L = &s.mu
 	go s.tapper()
@@ -141,7 +211,7 @@ func newSession(p *Proxy, res *Result) *session {
 // waiting it blocks (back-pressure: reading pauses, nothing is dropped). It reports
 // false once the session is over.
 func (s *session) enqueue(b *batch) bool {
-	size := len(b.chunk) + len(b.carried)
+	size := cap(b.chunk) + len(b.carried) // the memory the batch holds until tapped
 	s.mu.Lock()
 	for (len(s.pending) >= s.p.queueSize() || s.queued >= maxQueued) && !s.closed {
 		s.room.Wait()
@@ -179,7 +249,7 @@ func (s *session) tapper() {
 	for {
 		s.mu.Lock()
 		batches, closed := s.pending, s.closed
-		s.pending, s.queued = nil, 0
+		s.pending, s.spare, s.queued = s.spare, nil, 0
 		s.room.Broadcast()
 		s.mu.Unlock()
 		for _, b := range batches {
@@ -208,6 +278,10 @@ func (s *session) tapper() {
 			dirty = true
 		}
 		if len(batches) > 0 {
+			clear(batches)
+			s.mu.Lock()
+			s.spare = batches[:0] // two slices taking turns: queueing allocates nothing
+			s.mu.Unlock()
 			continue // caught up only when a look finds nothing
 		}
 		if dirty {
@@ -261,16 +335,24 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 // client side: nothing can reach the child any more).
 func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
 	framer := wire.NewFramer(src)
-	scratch := make([]byte, 0, readSize) // without ReuseLines, read here and copied out
+	// The read buffer: kept while reads are small (copied out), handed over with a
+	// large read (replaced). Without ReuseLines, every read is copied out.
+	buf := make([]byte, 0, readSize)
 	var werr error
 	for {
-		buf := scratch
-		if s.p.ReuseLines {
-			buf = *buffers.Get().(*[]byte)
+		if buf == nil {
+			buf = s.buffer()
 		}
 		data, carried, whole, err := framer.Next(buf)
-		if !s.p.ReuseLines {
+		switch {
+		case !s.p.ReuseLines:
 			data, whole = cloneRead(data, whole)
+		case len(data) <= smallRead:
+			data, whole = copyRead(s.small(), data, whole)
+		default:
+			buf = nil // the batch has it now
+		}
+		if !s.p.ReuseLines {
 			if carried != nil && wire.IsLarge(carried) {
 				// A tap may keep the line: it must be the collector's to free.
 				large := carried
@@ -278,10 +360,13 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 				wire.Release(large)
 			}
 		}
-		b := &batch{chunk: data, carried: carried, framer: framer, track: dir == wire.ServerToClient}
+		b := &batch{}
+		if s.p.ReuseLines {
+			b = s.batch()
+		}
+		b.chunk, b.carried, b.framer, b.track = data, carried, framer, dir == wire.ServerToClient
 		if carried != nil || len(whole) > 0 {
 			at := time.Since(s.p.Start)
-			b.frames = make([]wire.Frame, 0, 8)
 			if carried != nil {
 				b.frames = append(b.frames, wire.Frame{Dir: dir, Line: carried[:len(carried):len(carried)], Time: at})
 			}
@@ -305,9 +390,10 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 		if werr == nil && w != nil && len(data) > 0 {
 			_, werr = w.Write(data)
 		}
+		queued := len(b.frames) > 0
 		s.wrote(b, werr == nil)
-		s.release(b)
-		if len(b.frames) > 0 {
+		s.release(b) // b may be reused from here on
+		if queued {
 			s.forwarded()
 		}
 		if err != nil {
@@ -316,13 +402,18 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 	}
 }
 
-// cloneRead copies a read and the lines in it, for taps that keep frames. whole is a
-// slice of data, so their capacities (to the same buffer's end) give its offset.
+// cloneRead copies a read and the lines in it, for taps that keep frames.
 func cloneRead(data, whole []byte) ([]byte, []byte) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	c := bytes.Clone(data)
+	return copyRead(make([]byte, 0, len(data)), data, whole)
+}
+
+// copyRead copies a read and the lines in it into dst. whole is a slice of data, so
+// their capacities (to the same buffer's end) give its offset.
+func copyRead(dst, data, whole []byte) ([]byte, []byte) {
+	c := append(dst[:0], data...)
 	if len(whole) == 0 {
 		return c, nil
 	}
