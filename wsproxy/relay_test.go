@@ -84,21 +84,7 @@ func startRelay(t *testing.T, upstream wsproxy.Addr, scheme string) *relay {
 	if scheme == "unix" {
 		listen = wsproxy.Addr{Scheme: "unix", Path: filepath.Join(t.TempDir(), "relay.sock")}
 	}
-	ln, bound, err := wsproxy.Listen(listen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &relay{addr: bound}
-	rl := &wsproxy.Relay{Upstream: upstream, Open: func(c *wsproxy.Conn) (wsproxy.Tap, error) {
-		m := &memTap{info: c, done: make(chan struct{})}
-		r.mu.Lock()
-		r.taps = append(r.taps, m)
-		r.mu.Unlock()
-		return m, nil
-	}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- rl.Serve(ctx, ln) }()
+	r, cancel, done := serveRelay(t, upstream, listen, 0)
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -111,6 +97,28 @@ func startRelay(t *testing.T, upstream wsproxy.Addr, scheme string) *relay {
 		}
 	})
 	return r
+}
+
+// serveRelay serves a Relay to upstream on listen with the given ShutdownGrace, and
+// returns it with the cancel that shuts it down and Serve's outcome.
+func serveRelay(t *testing.T, upstream, listen wsproxy.Addr, grace time.Duration) (*relay, context.CancelFunc, <-chan error) {
+	t.Helper()
+	ln, bound, err := wsproxy.Listen(listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &relay{addr: bound}
+	rl := &wsproxy.Relay{Upstream: upstream, ShutdownGrace: grace, Open: func(c *wsproxy.Conn) (wsproxy.Tap, error) {
+		m := &memTap{info: c, done: make(chan struct{})}
+		r.mu.Lock()
+		r.taps = append(r.taps, m)
+		r.mu.Unlock()
+		return m, nil
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rl.Serve(ctx, ln) }()
+	return r, cancel, done
 }
 
 // deliveredPrefix checks that the client got exactly the first messages the relay

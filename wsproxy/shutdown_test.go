@@ -12,25 +12,10 @@ import (
 	"github.com/codexrec/codexrec/wsproxy"
 )
 
-// serveOwn serves a Relay to upstream with a context the test ends itself; it returns
-// the relay's address, the tap list, the cancel and Serve's outcome.
+// serveOwn is serveRelay on ws:// with a shutdown the test makes itself.
 func serveOwn(t *testing.T, upstream wsproxy.Addr, grace time.Duration) (*relay, context.CancelFunc, <-chan error) {
 	t.Helper()
-	ln, bound, err := wsproxy.Listen(wsproxy.Addr{Scheme: "ws", Host: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &relay{addr: bound}
-	rl := &wsproxy.Relay{Upstream: upstream, ShutdownGrace: grace, Open: func(c *wsproxy.Conn) (wsproxy.Tap, error) {
-		m := &memTap{info: c, done: make(chan struct{})}
-		r.mu.Lock()
-		r.taps = append(r.taps, m)
-		r.mu.Unlock()
-		return m, nil
-	}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- rl.Serve(ctx, ln) }()
+	r, cancel, done := serveRelay(t, upstream, wsproxy.Addr{Scheme: "ws", Host: "127.0.0.1:0"}, grace)
 	t.Cleanup(cancel)
 	return r, cancel, done
 }
