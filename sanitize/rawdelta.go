@@ -154,7 +154,7 @@ func memberPrefix(obj []byte, key string) (val []byte, whole, ok bool) {
 			return nil, false, false
 		}
 		i = skipSpaces(obj, i+1)
-		end := valueEnd(obj, i)
+		end := jsonx.ValueEnd(obj, i)
 		if string(k) == key && i < len(obj) {
 			if end < 0 {
 				return obj[i:], false, true
@@ -178,48 +178,6 @@ func skipSpaces(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// valueEnd returns the index just past the JSON value starting at b[i], or -1. A
-// string is skipped with IndexByte: a long delta costs a pass at memory speed.
-func valueEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		e, _ := stringEnd(b, i+1)
-		if e >= len(b) {
-			return -1
-		}
-		return e + 1
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e, _ := stringEnd(b, j+1)
-				if e >= len(b) {
-					return -1
-				}
-				j = e
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return j
-		}
-	}
-	return len(b)
 }
 
 // Lookahead is what FrameFollowedBy reads of next, for a caller that must keep next

@@ -1,6 +1,6 @@
 package schema
 
-import "bytes"
+import "github.com/codexrec/codexrec/internal/jsonx"
 
 // Navigation in a JSON value's bytes for the raw check (raw.go). The bytes were
 // validated as JSON before (wire.Classify); malformed input makes these report false
@@ -15,7 +15,7 @@ func eachMember(v []byte, f func(key, val []byte) bool) bool {
 		return true
 	}
 	for i < len(v) && v[i] == '"' {
-		kEnd := stringEnd(v, i)
+		kEnd := jsonx.StringEnd(v, i)
 		if kEnd < 0 {
 			return false
 		}
@@ -25,7 +25,7 @@ func eachMember(v []byte, f func(key, val []byte) bool) bool {
 			return false
 		}
 		i = skipSpace(v, i+1)
-		end := valueEnd(v, i)
+		end := jsonx.ValueEnd(v, i)
 		if end < 0 {
 			return false
 		}
@@ -54,7 +54,7 @@ func eachElement(v []byte, f func(e []byte) bool) bool {
 		return true
 	}
 	for i < len(v) {
-		end := valueEnd(v, i)
+		end := jsonx.ValueEnd(v, i)
 		if end < 0 {
 			return false
 		}
@@ -86,64 +86,4 @@ func skipSpace(b []byte, i int) int {
 		}
 	}
 	return i
-}
-
-// stringEnd returns the index just past the string whose opening quote is b[i], or -1.
-// The closing quote is found with IndexByte: a 64 KB output delta is skipped at
-// memory speed.
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		q := j + k
-		n := 0 // backslashes right before the quote: an odd count escapes it
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-// valueEnd returns the index just past the value starting at b[i], or -1.
-func valueEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e := stringEnd(b, j)
-				if e < 0 {
-					return -1
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(b) {
-		switch b[j] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return j
-		}
-		j++
-	}
-	return j
 }
