@@ -49,6 +49,18 @@ func corpusRecording(t testing.TB, z *sanitize.Sanitizer, cases []corpus.Case) [
 // (recall 100%, a surviving third counts), no near miss is touched, and the guard
 // finds something in every unsanitized case's frames. The end-to-end version through
 // the built binary is TestCorpusRecord in cmd/codexrec.
+// providerSecret is the corpus secret of a provider.
+func providerSecret(t testing.TB, provider string) string {
+	t.Helper()
+	for _, s := range corpus.Secrets() {
+		if s.Provider == provider {
+			return s.Value
+		}
+	}
+	t.Fatalf("no corpus secret for %s", provider)
+	return ""
+}
+
 func TestCorpus(t *testing.T) {
 	cases := corpus.Cases()
 	negs := corpus.NegativeCases()

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
@@ -52,12 +51,7 @@ func TestGuardHugeDeltasCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var secret string
-	for _, s := range corpus.Secrets() {
-		if s.Provider == "github-classic" {
-			secret = s.Value
-		}
-	}
+	secret := providerSecret(t, "github-classic")
 	filler := strings.Repeat("ok  \tgithub.com/example/project\t0.042s\n", 3<<20/40)
 	cut := len(secret) / 2
 	file := filepath.Join(t.TempDir(), "r.jsonl")

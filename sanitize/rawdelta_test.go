@@ -81,12 +81,7 @@ func TestLookaheadStandsIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var secret string
-	for _, s := range corpus.Secrets() {
-		if s.Provider == "github-classic" {
-			secret = s.Value
-		}
-	}
+	secret := providerSecret(t, "github-classic")
 	long := strings.Repeat("line \"quoted\"\tand tabbed\n", 200)
 	redacted := 0
 	for _, text := range []string{"token: " + secret + "\n", "token: " + secret + "\n" + long} {
