@@ -196,14 +196,24 @@ func concat(a, b []byte) []byte {
 // text is searched alone and at its two junctions, never copied whole.
 func (z *Sanitizer) windowSpans(left, text, right []byte) []span {
 	n := len(text)
-	if n <= 2*tailLen || len(left)+len(right) == 0 {
-		w := text
-		if len(left)+len(right) > 0 {
-			w = concat(concat(left, text), right)
-		}
-		return z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
+	all := func(span) bool { return true }
+	if len(left)+len(right) == 0 {
+		spans, _ := z.spansIn(text, 0, n, all, nil)
+		return spans
 	}
-	spans := z.spansIn(text, 0, n, func(span) bool { return true }, nil)
+	if n <= 2*tailLen {
+		w := concat(concat(left, text), right)
+		spans, hot := z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
+		if hot {
+			// What the text alone shows is found too, as the leak guard (which reads a
+			// delta alone) would: the window may show it as the start of a longer value
+			// that is no secret (a key-shaped start whose next delta is a run of zeros
+			// is a placeholder as a whole), and the guard would then refuse the file.
+			spans, _ = z.spansIn(text, 0, n, all, spans)
+		}
+		return spans
+	}
+	spans, _ := z.spansIn(text, 0, n, all, nil)
 	return z.junctionSpans(left, whole(text), right, spans)
 }
 
@@ -212,19 +222,21 @@ func (z *Sanitizer) windowSpans(left, text, right []byte) []span {
 // and last tailLen bytes are read.
 func (z *Sanitizer) junctionSpans(left []byte, v view, right []byte, spans []span) []span {
 	if len(left) > 0 {
-		spans = z.spansIn(concat(left, v.head[:tailLen]), len(left), v.n, func(s span) bool { return s.start < len(left) && s.end > len(left) }, spans)
+		spans, _ = z.spansIn(concat(left, v.head[:tailLen]), len(left), v.n, func(s span) bool { return s.start < len(left) && s.end > len(left) }, spans)
 	}
 	if len(right) > 0 {
 		off := v.n - tailLen
-		spans = z.spansIn(concat(v.tail[len(v.tail)-tailLen:], right), -off, v.n, func(s span) bool { return s.start < tailLen && s.end > tailLen }, spans)
+		spans, _ = z.spansIn(concat(v.tail[len(v.tail)-tailLen:], right), -off, v.n, func(s span) bool { return s.start < tailLen && s.end > tailLen }, spans)
 	}
 	return spans
 }
 
 // spansIn adds to spans those found in w, whose text (n bytes) begins at w[off],
-// that keep says belong to the text, in its coordinates.
-func (z *Sanitizer) spansIn(w []byte, off, n int, keep func(s span) bool, spans []span) []span {
+// that keep says belong to the text, in its coordinates. hot says whether the
+// prefilter let any rule or known secret be tried at all.
+func (z *Sanitizer) spansIn(w []byte, off, n int, keep func(s span) bool, spans []span) (_ []span, hot bool) {
 	f := z.filterFor(w, false).text()
+	hot = !f.empty()
 	found := z.find(w, &f, nil, false)
 	found = z.base64Spans(w, found, false, 0)
 	for _, s := range found {
@@ -236,7 +248,7 @@ func (z *Sanitizer) spansIn(w []byte, off, n int, keep func(s span) bool, spans 
 			spans = append(spans, span{a, b, s.rule, s.repl, w[s.start:s.end]})
 		}
 	}
-	return spans
+	return spans, hot
 }
 
 // windowHot reports whether anything can match in the window around text beyond
