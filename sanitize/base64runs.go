@@ -37,25 +37,34 @@ var b64Class = func() (t [256]uint8) {
 
 func isB64Byte(c byte) bool { return b64Class[c] != 0 }
 
-// nextB64Run returns the next candidate run in b at or after i, or s < 0.
+// nextB64Run returns the next candidate run in b at or after i, or s < 0. It looks
+// at the byte minB64Run-1 ahead first: when that is not base64, no candidate starts
+// before it and the bytes in between are never read. Text is mostly short runs
+// (words, path parts), so most of it is skipped a run length at a time.
 func nextB64Run(b []byte, i int) (s, e int) {
-	for i < len(b) {
-		if b64Class[b[i]] == 0 {
-			i++
+	for i+minB64Run <= len(b) {
+		p := i + minB64Run - 1
+		if b64Class[b[p]] == 0 {
+			i = p + 1
 			continue
 		}
-		j := i
-		var seen uint8
-		for j < len(b) {
-			k := b64Class[b[j]]
-			if k == 0 {
-				break
-			}
-			seen |= k
+		// Any candidate starting in [i, p] holds b[p]: it is the run through p.
+		st := p
+		for st > i && b64Class[b[st-1]] != 0 {
+			st--
+		}
+		j := p + 1
+		for j < len(b) && b64Class[b[j]] != 0 {
 			j++
 		}
-		if n := j - i; n >= minB64Run && n <= maxB64Run && seen&7 == 7 {
-			return i, j
+		if n := j - st; n >= minB64Run && n <= maxB64Run {
+			var seen uint8
+			for _, c := range b[st:j] {
+				seen |= b64Class[c]
+			}
+			if seen&7 == 7 {
+				return st, j
+			}
 		}
 		i = j
 	}

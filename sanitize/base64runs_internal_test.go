@@ -1,0 +1,75 @@
+package sanitize
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// nextB64RunByByte is nextB64Run as it was, reading every byte: the reference the
+// skipping one must agree with.
+func nextB64RunByByte(b []byte, i int) (s, e int) {
+	for i < len(b) {
+		if b64Class[b[i]] == 0 {
+			i++
+			continue
+		}
+		j := i
+		var seen uint8
+		for j < len(b) {
+			k := b64Class[b[j]]
+			if k == 0 {
+				break
+			}
+			seen |= k
+			j++
+		}
+		if n := j - i; n >= minB64Run && n <= maxB64Run && seen&7 == 7 {
+			return i, j
+		}
+		i = j
+	}
+	return -1, -1
+}
+
+// The skipping search finds the same runs as reading every byte, from every start,
+// on text of every density of base64 characters.
+func TestNextB64RunAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	alphabet := []byte("ABCXYZabcxyz0189+/-_= .:\\\"\n\t")
+	for range 3000 {
+		b := make([]byte, rng.IntN(300))
+		breakEvery := 1 + rng.IntN(60)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(21)]
+			if rng.IntN(breakEvery) == 0 {
+				b[i] = alphabet[21+rng.IntN(len(alphabet)-21)]
+			}
+		}
+		for i := 0; i <= len(b); i++ {
+			s, e := nextB64Run(b, i)
+			ws, we := nextB64RunByByte(b, i)
+			if s != ws || e != we {
+				t.Fatalf("nextB64Run(%q, %d) = %d, %d; reading every byte: %d, %d", b, i, s, e, ws, we)
+			}
+		}
+	}
+}
+
+func BenchmarkNextB64Run(b *testing.B) {
+	text := []byte(`ok  \tgithub.com/example/project/internal/pkg042\t0.042s\tcoverage: 42.1% of statements\n` +
+		`The quick brown fox jumps over the lazy dog; see https://example.com/docs/page?id=42 for more.\n`)
+	for len(text) < 64<<10 {
+		text = append(text, text...)
+	}
+	for _, f := range []struct {
+		name string
+		fn   func([]byte, int) (int, int)
+	}{{"skip", nextB64Run}, {"bytewise", nextB64RunByByte}} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for range b.N {
+				f.fn(text, 0)
+			}
+		})
+	}
+}
