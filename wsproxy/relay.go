@@ -98,7 +98,17 @@ func (r *Relay) Serve(ctx context.Context, ln net.Listener) error {
 		r.network = "unix"
 	}
 	r.mu.Unlock()
-	srv := &http.Server{Handler: r, ReadHeaderTimeout: 30 * time.Second, ErrorLog: discardLog}
+	// Hijacked connections are the relay's: they end through r.ctx.
+	return ServeHandler(ctx, ln, r, func() { r.cancel(); r.conns.Wait() })
+}
+
+// ServeHandler serves h on ln until ctx is done or the listener fails, then closes
+// the server (the listener and connections not hijacked) and calls drain, which
+// returns once h's hijacked connections have ended. The error is nil after ctx is
+// done, else the listener's. The server's own log is discarded: it would quote what
+// clients sent.
+func ServeHandler(ctx context.Context, ln net.Listener, h http.Handler, drain func()) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second, ErrorLog: discardLog}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	var err error
@@ -106,9 +116,8 @@ func (r *Relay) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	case err = <-errc:
 	}
-	r.cancel()
-	srv.Close() // hijacked connections are the relay's: they end through r.ctx
-	r.conns.Wait()
+	srv.Close()
+	drain()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

@@ -11,12 +11,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
-	"time"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
@@ -113,20 +111,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.mu.Lock()
 	s.ctx = ctx
 	s.mu.Unlock()
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	var err error
-	select {
-	case <-ctx.Done():
-	case err = <-errc:
-	}
-	srv.Close()
-	s.conns.Wait()
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	return err
+	return wsproxy.ServeHandler(ctx, ln, s, s.conns.Wait)
 }
 
 // Results are the connections that ended so far, in the order they ended.
