@@ -27,9 +27,9 @@ type session struct {
 	queued  int        // bytes in pending
 	closed  bool       // no more frames may be queued
 
-	freeBufs    chan []byte // read buffers to reuse (Proxy.ReuseLines)
-	freeSmall   chan []byte // small buffers to reuse (Proxy.ReuseLines)
-	freeBatches chan *batch // batches to reuse (Proxy.ReuseLines)
+	// What Proxy.ReuseLines reuses (see freeList).
+	freeBufs, freeSmall, freeCarried freeList[[]byte]
+	freeBatches                      freeList[*batch]
 
 	wake   chan struct{} // a read was forwarded
 	tapped chan struct{} // closed when the tapper has tapped everything and returned
@@ -52,7 +52,6 @@ const maxQueued = 64 << 20
 type batch struct {
 	chunk   []byte
 	carried []byte
-	framer  *wire.Framer // carried's, which takes its memory back
 	frames  []wire.Frame
 	// owners counts who still uses chunk, the pump (until its write) and the tapper;
 	// with Proxy.ReuseLines the last one hands the buffer back.
@@ -103,14 +102,36 @@ func (s *session) wrote(b *batch, ok bool) {
 // this much, are forwarded with one write.
 const readSize = 256 << 10
 
-// With Proxy.ReuseLines, read buffers and batches go back to free lists of the
-// session's own once both the pump and the tapper are done with them: the pump then
-// allocates nothing per read, and so is never made to assist the collector (whose
-// cycles the tapper's garbage starts) while it forwards. (A sync.Pool is emptied by
-// every cycle, and each refill of a 256 KB buffer then costs an assist.)
+// With Proxy.ReuseLines, read buffers, carried lines and batches go back to free
+// lists of the session's own once both the pump and the tapper are done with them:
+// the pump then allocates nothing per read, and so is never made to assist the
+// collector (whose cycles the tapper's garbage starts) while it forwards. (A
+// sync.Pool is emptied by every cycle, and each refill of a 256 KB buffer then costs
+// an assist.)
+type freeList[T any] chan T
+
+// get returns a free item, or fresh() when there is none.
+func (l freeList[T]) get(fresh func() T) T {
+	select {
+	case v := <-l:
+		return v
+	default:
+		return fresh()
+	}
+}
+
+// put keeps v for reuse, unless the list is full.
+func (l freeList[T]) put(v T) {
+	select {
+	case l <- v:
+	default:
+	}
+}
+
 const (
 	freeBuffers = 4   // 1 MB of read buffers
 	freeSmall   = 256 // 4 MB of small buffers
+	freeCarried = 4   // carried lines of up to maxCarried
 	freeBatches = 256
 )
 
@@ -119,35 +140,15 @@ const (
 // then holds 16 MB, not a thousand read buffers.
 const smallRead = 16 << 10
 
+// maxCarried is the largest carried line whose memory is kept for the next.
+const maxCarried = 1 << 20
+
 // maxPooledFrames bounds the frames slice a reused batch keeps.
 const maxPooledFrames = 1024
 
-func (s *session) buffer() []byte {
-	select {
-	case b := <-s.freeBufs:
-		return b
-	default:
-		return make([]byte, 0, readSize)
-	}
-}
-
-func (s *session) small() []byte {
-	select {
-	case b := <-s.freeSmall:
-		return b
-	default:
-		return make([]byte, 0, smallRead)
-	}
-}
-
-func (s *session) batch() *batch {
-	select {
-	case b := <-s.freeBatches:
-		return b
-	default:
-		return &batch{frames: make([]wire.Frame, 0, 8)}
-	}
-}
+func newReadBuffer() []byte  { return make([]byte, 0, readSize) }
+func newSmallBuffer() []byte { return make([]byte, 0, smallRead) }
+func newBatch() *batch       { return &batch{frames: make([]wire.Frame, 0, 8)} }
 
 // release drops one owner of b; the last returns the read buffer when reuse is on,
 // and a long carried line's mapped memory (wire.Release) in either case.
@@ -155,41 +156,32 @@ func (s *session) release(b *batch) {
 	if b.owners.Add(-1) != 0 {
 		return
 	}
-	if b.carried != nil {
-		if s.p.ReuseLines {
-			if poisonReleased && !wire.IsLarge(b.carried) {
-				clear(b.carried)
-			}
-			b.framer.Recycle(b.carried)
-		} else {
-			wire.Release(b.carried) // a long line's mapped memory; otherwise the collector's
+	reuse := s.p.ReuseLines
+	if poisonReleased && reuse {
+		clear(b.chunk) // a use after release then shows as NUL bytes
+		if !wire.IsLarge(b.carried) {
+			clear(b.carried)
 		}
 	}
-	if !s.p.ReuseLines {
-		return
+	switch {
+	case wire.IsLarge(b.carried):
+		wire.Release(b.carried)
+	case reuse && cap(b.carried) >= wire.CarryMin && cap(b.carried) <= maxCarried:
+		s.freeCarried.put(b.carried[:0])
 	}
-	if poisonReleased {
-		clear(b.chunk) // a use after release then shows as NUL bytes
+	if !reuse {
+		return
 	}
 	switch cap(b.chunk) {
 	case readSize:
-		select {
-		case s.freeBufs <- b.chunk[:0]:
-		default:
-		}
+		s.freeBufs.put(b.chunk[:0])
 	case smallRead:
-		select {
-		case s.freeSmall <- b.chunk[:0]:
-		default:
-		}
+		s.freeSmall.put(b.chunk[:0])
 	}
 	if cap(b.frames) <= maxPooledFrames {
 		clear(b.frames[:cap(b.frames)])
 		*b = batch{frames: b.frames[:0]}
-		select {
-		case s.freeBatches <- b:
-		default:
-		}
+		s.freeBatches.put(b)
 	}
 }
 
@@ -198,8 +190,8 @@ var poisonReleased bool
 
 func newSession(p *Proxy, res *Result) *session {
 	s := &session{p: p, res: res, wake: make(chan struct{}, 1), tapped: make(chan struct{}),
-		freeBufs: make(chan []byte, freeBuffers), freeSmall: make(chan []byte, freeSmall),
-		freeBatches: make(chan *batch, freeBatches)}
+		freeBufs: make(freeList[[]byte], freeBuffers), freeSmall: make(freeList[[]byte], freeSmall),
+		freeCarried: make(freeList[[]byte], freeCarried), freeBatches: make(freeList[*batch], freeBatches)}
 	s.room.L = &s.mu
 	s.written.L = &s.mu
 	go s.tapper()
@@ -335,36 +327,33 @@ func (s *session) pumpOut(src io.Reader, dir wire.Direction, w io.Writer) error 
 // client side: nothing can reach the child any more).
 func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd bool) error {
 	framer := wire.NewFramer(src)
+	framer.Alloc = func(int) []byte { return s.freeCarried.get(func() []byte { return nil }) }
 	// The read buffer: kept while reads are small (copied out), handed over with a
 	// large read (replaced). Without ReuseLines, every read is copied out.
-	buf := make([]byte, 0, readSize)
+	buf := newReadBuffer()
 	var werr error
 	for {
 		if buf == nil {
-			buf = s.buffer()
+			buf = s.freeBufs.get(newReadBuffer)
 		}
 		data, carried, whole, err := framer.Next(buf)
 		switch {
 		case !s.p.ReuseLines:
 			data, whole = cloneRead(data, whole)
-		case len(data) <= smallRead:
-			data, whole = copyRead(s.small(), data, whole)
-		default:
-			buf = nil // the batch has it now
-		}
-		if !s.p.ReuseLines {
-			if carried != nil && wire.IsLarge(carried) {
+			if wire.IsLarge(carried) {
 				// A tap may keep the line: it must be the collector's to free.
 				large := carried
 				carried = bytes.Clone(large)
 				wire.Release(large)
 			}
+		case len(data) <= smallRead:
+			data, whole = copyRead(s.freeSmall.get(newSmallBuffer), data, whole)
+		default:
+			buf = nil // the batch has it now
 		}
-		b := &batch{}
-		if s.p.ReuseLines {
-			b = s.batch()
-		}
-		b.chunk, b.carried, b.framer, b.track = data, carried, framer, dir == wire.ServerToClient
+		// Without ReuseLines nothing is put back, so the lists stay empty: fresh ones.
+		b := s.freeBatches.get(newBatch)
+		b.chunk, b.carried, b.track = data, carried, dir == wire.ServerToClient
 		if carried != nil || len(whole) > 0 {
 			at := time.Since(s.p.Start)
 			if carried != nil {
@@ -378,8 +367,11 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 				rest = rest[n:]
 			}
 			b.owners.Store(2)
-			if !s.enqueue(b) && stopOnEnd {
-				return werr
+			if !s.enqueue(b) {
+				b.owners.Store(1) // never to be tapped
+				if stopOnEnd {
+					return werr
+				}
 			}
 		} else {
 			b.owners.Store(1) // nothing to tap: the pump is its only user

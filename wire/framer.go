@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"io"
-	"sync"
 )
 
 // Framer reads a stream for a proxy that forwards bytes the moment they arrive and
@@ -19,54 +18,25 @@ type Framer struct {
 	spool *spool // the start of a long line, past SpoolMin
 	err   error  // the error that ended the stream, returned once the last line is out
 
-	mu   sync.Mutex
-	free [][]byte // carried lines' memory given back (Recycle), for the next
+	// Alloc, when set, returns memory to collect a carried line of n bytes so far in
+	// (it is grown as the line does), or nil to have it allocated. A proxy that gets
+	// carried lines back once tapped hands them out again here, instead of
+	// allocating one per line a read cut short.
+	Alloc func(n int) []byte
 }
 
-// carryMin is a carried line's first allocation: most lines a read cuts short are
+// CarryMin is a carried line's first allocation: most lines a read cuts short are
 // output deltas of up to a few tens of KB, done within it.
-const carryMin = 64 << 10
+const CarryMin = 64 << 10
 
-// maxRecycled bounds the memory Recycle keeps: a few buffers, none past maxPooled.
-const (
-	maxRecycled = 4
-	maxPooled   = 1 << 20
-)
-
-// Recycle gives the memory of a line Next returned as carried back to f, to collect
-// the next one in instead of allocating: a proxy tapping a burst of output deltas
-// that reads cut short would otherwise allocate (and collect) every one of them.
-// Another goroutine may call it (the tapper, while the pump reads); line must not be
-// used afterwards. A mapped line is released (Release) instead.
-func (f *Framer) Recycle(line []byte) {
-	if IsLarge(line) {
-		Release(line)
-		return
-	}
-	if cap(line) < carryMin || cap(line) > maxPooled {
-		return
-	}
-	f.mu.Lock()
-	if len(f.free) < maxRecycled {
-		f.free = append(f.free, line[:0])
-	}
-	f.mu.Unlock()
-}
-
-// fresh returns memory to start a carried line in, recycled when there is some.
-func (f *Framer) fresh(n int) []byte {
-	f.mu.Lock()
-	if k := len(f.free); k > 0 {
-		b := f.free[k-1]
-		f.free = f.free[:k-1]
-		f.mu.Unlock()
-		if cap(b) >= n {
-			return b
+// alloc returns memory to start a carried line of at least n bytes in.
+func (f *Framer) alloc(n int) []byte {
+	if f.Alloc != nil {
+		if b := f.Alloc(n); b != nil {
+			return b[:0]
 		}
-	} else {
-		f.mu.Unlock()
 	}
-	return make([]byte, 0, max(carryMin, 2*n))
+	return make([]byte, 0, max(CarryMin, 2*n))
 }
 
 // SpoolMin is how long the unfinished part of a line may grow in memory before the
@@ -143,7 +113,7 @@ func (f *Framer) keep(b []byte) {
 		f.carry, f.spool, b = f.spool.unspool(), nil, b[n:]
 	}
 	if f.carry == nil {
-		f.carry = f.fresh(len(b))
+		f.carry = f.alloc(len(b))
 	}
 	for n := len(f.carry); n+len(b) > cap(f.carry); {
 		f.carry = growBuf(f.carry[:cap(f.carry)])[:n] // full, so it grows
