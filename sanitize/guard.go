@@ -50,10 +50,7 @@ type LeakError struct {
 func (e *LeakError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "leak guard: %d secret-shaped value(s) in %s; not published:", len(e.Leaks), e.File)
-	for _, l := range e.Leaks {
-		b.WriteString("\n  ")
-		b.WriteString(l.String())
-	}
+	writeLeaks(&b, e.Leaks)
 	if e.Quarantine != "" {
 		fmt.Fprintf(&b, "\nthe recording could not be redacted; it is kept, unpublished, in %s (mode 0600)", e.Quarantine)
 	}
@@ -62,6 +59,14 @@ func (e *LeakError) Error() string {
 }
 
 func (e *LeakError) Unwrap() error { return ErrLeak }
+
+// writeLeaks writes one indented line per leak (each a masked preview).
+func writeLeaks(b *strings.Builder, leaks []Leak) {
+	for _, l := range leaks {
+		b.WriteString("\n  ")
+		b.WriteString(l.String())
+	}
+}
 
 // Mask is a preview of a secret that does not disclose it: a few leading characters
 // and the length, like "sk-p…(51 chars)".

@@ -24,10 +24,7 @@ type RedactedError struct {
 func (e *RedactedError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "leak guard: redacted %d secret-shaped value(s) the sanitizer had left in %s (published without them):", len(e.Leaks), e.File)
-	for _, l := range e.Leaks {
-		b.WriteString("\n  ")
-		b.WriteString(l.String())
-	}
+	writeLeaks(&b, e.Leaks)
 	return b.String()
 }
 
