@@ -51,13 +51,9 @@ func runRecover(cfg any, args []string, std stdio) error {
 	var redacted []sanitize.Leak
 	opt.Force = c.force
 	if !c.noGuard {
-		opts, _, err := c.flags.options("")
+		z, _, err := c.flags.sanitizer("")
 		if err != nil {
-			return usagef("%v", err)
-		}
-		z, err := sanitize.New(opts)
-		if err != nil {
-			return usagef("%v", err)
+			return err
 		}
 		// Findings are redacted in place and the recording published; only what
 		// the guard cannot redact keeps it from being published.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
-	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -53,13 +52,9 @@ func runSanitize(cfg any, args []string, std stdio) error {
 			return err
 		}
 	}
-	opts, names, err := c.sanFlag.options(cwd)
+	z, names, err := c.sanFlag.sanitizer(cwd)
 	if err != nil {
-		return usagef("%v", err)
-	}
-	z, err := sanitize.New(opts)
-	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	in, err := os.Open(args[0])
 	if err != nil {

@@ -32,13 +32,9 @@ func runScan(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no file to scan")
 	}
-	opts, _, err := c.flags.options("")
+	z, _, err := c.flags.sanitizer("")
 	if err != nil {
-		return usagef("%v", err)
-	}
-	z, err := sanitize.New(opts)
-	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	var leaks int
 	for _, path := range args {

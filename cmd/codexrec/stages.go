@@ -146,6 +146,20 @@ func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
 	}
 }
 
+// sanitizer is the sanitizer the flags and the environment describe (see options),
+// with the names of the secret variables that were set; a bad flag is a usage error.
+func (s *sanitizeFlags) sanitizer(cwd string) (*sanitize.Sanitizer, []string, error) {
+	opts, names, err := s.options(cwd)
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	z, err := sanitize.New(opts)
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	return z, names, nil
+}
+
 // options builds the sanitizer options from the flags and the environment, and the
 // names of the secret variables that were set (for the header; never the values).
 func (s *sanitizeFlags) options(cwd string) (sanitize.Options, []string, error) {
