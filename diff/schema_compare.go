@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -67,7 +68,7 @@ func (c *comparer) compare(path string, a, b *node) {
 		c.emit(constraintChanged, path, "additionalProperties "+describeAddl(a), "additionalProperties "+describeAddl(b))
 	}
 	c.compareVariants(path, a, b)
-	for _, k := range sortedKeys(union(a.keywords, b.keywords)) {
+	for _, k := range slices.Sorted(maps.Keys(union(a.keywords, b.keywords))) {
 		ov, ok1 := a.keywords[k]
 		nv, ok2 := b.keywords[k]
 		if ok1 && ok2 && ov == nv {
@@ -155,7 +156,7 @@ func (c *comparer) compareEnum(path string, a, b *node) {
 }
 
 func (c *comparer) compareProps(path string, a, b *node) {
-	for _, k := range sortedKeys(union(a.props, b.props)) {
+	for _, k := range slices.Sorted(maps.Keys(union(a.props, b.props))) {
 		p := path + "/" + k
 		pa, inA := a.props[k]
 		pb, inB := b.props[k]
@@ -184,7 +185,7 @@ func (c *comparer) compareProps(path string, a, b *node) {
 }
 
 func (c *comparer) compareVariants(path string, a, b *node) {
-	for _, k := range sortedKeys(union(a.variants, b.variants)) {
+	for _, k := range slices.Sorted(maps.Keys(union(a.variants, b.variants))) {
 		va, inA := a.variants[k]
 		vb, inB := b.variants[k]
 		p := path + "{" + k + "}"

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/codexrec/codexrec/schema"
@@ -112,7 +114,7 @@ func (ss *SchemaSet) readTypes(fsys fs.FS) error {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		defs, _ := doc["definitions"].(map[string]any)
-		for _, dn := range sortedKeys(defs) {
+		for _, dn := range slices.Sorted(maps.Keys(defs)) {
 			if _, dup := ss.types[dn]; !dup {
 				ss.types[dn] = parseNode(defs[dn])
 			}
@@ -134,7 +136,7 @@ func (ss *SchemaSet) markUsage() {
 	}
 	// Types no method table entry reaches (a result whose name does not follow the
 	// Params/Response pattern) are judged by their names.
-	for _, name := range sortedKeys(ss.types) {
+	for _, name := range slices.Sorted(maps.Keys(ss.types)) {
 		if ss.usage[name] != 0 {
 			continue
 		}

@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -164,7 +165,7 @@ func (n *node) mergeEnumVariants() {
 		return
 	}
 	var merged *node
-	for _, k := range sortedKeys(n.variants) {
+	for _, k := range slices.Sorted(maps.Keys(n.variants)) {
 		v := n.variants[k]
 		if v.enum == nil || v.ref != "" || v.props != nil || v.variants != nil || v.items != nil || len(v.types) > 1 {
 			continue
@@ -197,15 +198,6 @@ func (n *node) mergeEnumVariants() {
 
 func (n *node) isBareNull() bool {
 	return len(n.types) == 1 && n.types[0] == "null" && n.props == nil && n.enum == nil && n.ref == ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // canonical renders a decoded JSON value with sorted keys (encoding/json sorts maps).

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -65,7 +67,7 @@ func CompareSchemas(old, new *SchemaSet) *SchemaReport {
 	r := &SchemaReport{Old: old.Name, New: new.Name, MethodsAdded: []string{}, MethodsRemoved: []string{},
 		TypesChanged: []string{}, TypesAdded: []string{}, TypesRemoved: []string{}, Changes: []SchemaChange{}}
 	c := &comparer{old: old, new: new, seen: map[[2]*node]bool{}}
-	for _, k := range sortedKeys(union(old.Methods, new.Methods)) {
+	for _, k := range slices.Sorted(maps.Keys(union(old.Methods, new.Methods))) {
 		om, inOld := old.Methods[k]
 		nm, inNew := new.Methods[k]
 		sk := nm.Sender + " " + nm.Kind
@@ -86,7 +88,7 @@ func CompareSchemas(old, new *SchemaSet) *SchemaReport {
 			r.methodSubject(from)
 		}
 	}
-	for _, name := range sortedKeys(union(old.types, new.types)) {
+	for _, name := range slices.Sorted(maps.Keys(union(old.types, new.types))) {
 		if unionTypes[name] {
 			continue // their variants are the methods, compared above
 		}

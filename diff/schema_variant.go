@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -64,10 +66,10 @@ func (n *node) write(b *strings.Builder) {
 	if len(n.enum) > 0 {
 		b.WriteString("enum:" + strings.Join(n.enum, ",") + ";")
 	}
-	for _, k := range sortedKeys(n.keywords) {
+	for _, k := range slices.Sorted(maps.Keys(n.keywords)) {
 		b.WriteString(k + ":" + n.keywords[k] + ";")
 	}
-	for _, k := range sortedKeys(n.props) {
+	for _, k := range slices.Sorted(maps.Keys(n.props)) {
 		if n.required[k] {
 			b.WriteString("!")
 		}
@@ -85,7 +87,7 @@ func (n *node) write(b *strings.Builder) {
 		n.addl.write(b)
 		b.WriteByte(';')
 	}
-	for _, k := range sortedKeys(n.variants) {
+	for _, k := range slices.Sorted(maps.Keys(n.variants)) {
 		b.WriteString("|" + k + ":")
 		n.variants[k].write(b)
 	}

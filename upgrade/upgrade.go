@@ -9,7 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -110,7 +111,7 @@ func rejected(old, new *recorder.Recording) []string {
 	}
 	o, n := outcomes(old), outcomes(new)
 	var why []string
-	for _, m := range sortedKeys(o) {
+	for _, m := range slices.Sorted(maps.Keys(o)) {
 		for i, ok := range o[m] {
 			if ok && i < len(n[m]) && !n[m][i] {
 				why = append(why, fmt.Sprintf("%s (#%d) is rejected: %s", m, i+1, errorMessage(new, m, i)))
@@ -271,15 +272,6 @@ func (m MethodChange) summary() string {
 		parts = append(parts, fmt.Sprintf(" %d other change(s)", m.Other))
 	}
 	return strings.Join(parts, ";")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func dedupe(s []string) []string {
