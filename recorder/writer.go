@@ -54,21 +54,15 @@ func Create(path string, h Header, opt Options) (*Writer, error) {
 	if err := CheckTarget(path, opt.Force); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	f, tmp, err := createLocked(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return nil, writableDirError(path, err)
 	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, fmt.Errorf("record %s: %w", path, err)
-	}
-	lockFile(f)
 	now := time.Now
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	w := &Writer{path: path, tmp: f.Name(), f: f, force: opt.Force, start: now(), now: now}
+	w := &Writer{path: path, tmp: tmp, f: f, force: opt.Force, start: now(), now: now}
 	w.lb.w = f
 	if h.Format == 0 {
 		h.Format = FormatVersion
