@@ -1,6 +1,6 @@
 module github.com/codexrec/codexrec
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/coder/websocket v1.8.15
@@ -8,7 +8,9 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/tidwall/gjson v1.20.2
-	golang.org/x/text v0.14.0
+	go.opentelemetry.io/proto/otlp v1.11.1
+	golang.org/x/text v0.42.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/codexrec/codexrec/export"
+	"github.com/codexrec/codexrec/recorder"
+)
+
+func init() {
+	register(&command{
+		name:         "export",
+		args:         "--format har|otlp|jsonl FILE... -o OUT",
+		summary:      "write recordings as HAR 1.2, OTLP/JSON traces or JSON Lines of messages (secrets masked)",
+		flags:        exportFlags,
+		run:          runExport,
+		interspersed: true,
+	})
+}
+
+type exportConfig struct {
+	format string
+	out    string
+	force  bool
+	reveal bool
+}
+
+func exportFlags(fs *flag.FlagSet) any {
+	c := &exportConfig{}
+	fs.StringVar(&c.format, "format", "", "`FORMAT`: har (HTTP Archive 1.2), otlp (OTLP/JSON traces) or jsonl (one message a line) (required)")
+	fs.StringVar(&c.out, "o", "", "write to `OUT` (required; - for stdout)")
+	fs.BoolVar(&c.force, "force", false, "overwrite OUT if it exists")
+	fs.BoolVar(&c.reveal, "reveal", false, "write recorded text as it is, without masking secret-shaped text")
+	return c
+}
+
+func runExport(cfg any, args []string, std stdio) error {
+	c := cfg.(*exportConfig)
+	if len(args) == 0 {
+		return usagef("want one or more recordings")
+	}
+	if c.out == "" {
+		return usagef("-o OUT is required (- for stdout)")
+	}
+	f, err := export.ParseFormat(c.format)
+	if err != nil {
+		return usagef("--format: %v", err)
+	}
+	var recs []*recorder.Recording
+	for _, path := range args {
+		rec, err := recorder.ReadFile(path)
+		if err != nil {
+			return usageOrIO(err)
+		}
+		warnProblems(std.err, "export", recordingProblems{rec})
+		recs = append(recs, rec)
+	}
+	opts := export.Options{Reveal: c.reveal, Creator: Version}
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := export.Write(bw, f, recs, opts); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	if c.out == "-" {
+		return write(std.out)
+	}
+	// 0600: the file holds recorded content. A half-written file is removed.
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !c.force {
+		flags |= os.O_EXCL
+	}
+	out, err := os.OpenFile(c.out, flags, 0o600)
+	if err != nil {
+		if os.IsExist(err) {
+			return usageOrIO(fmt.Errorf("%s exists (use --force to overwrite)", c.out))
+		}
+		return usageOrIO(err)
+	}
+	err = write(out)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(c.out)
+		return usageOrIO(fmt.Errorf("%s: %w", c.out, err))
+	}
+	return nil
+}
