@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/codexrec/codexrec/export"
+	"github.com/codexrec/codexrec/internal/hostile"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )
@@ -397,5 +398,31 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, err := export.ParseFormat("csv"); err == nil || !strings.Contains(err.Error(), `"csv"`) {
 		t.Errorf("csv: %v", err)
+	}
+}
+
+// TestExportHostileReaders exports the recordings built to make readers do too much
+// work (nested 100k and 10M levels deep, a 50 MB line); each export is valid JSON.
+func TestExportHostileReaders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exports 80 MB of hostile recordings")
+	}
+	for _, c := range hostile.Readers() {
+		rec, err := recorder.ReadAll(bytes.NewReader(c.Rec), c.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range export.Formats {
+			out := exportTo(t, f, export.Options{}, rec)
+			if f == export.JSONL {
+				if !json.Valid(bytes.TrimSpace(out)) {
+					t.Errorf("%s %s: not JSON", c.Name, f)
+				}
+				continue
+			}
+			if !json.Valid(out) {
+				t.Errorf("%s %s: not JSON", c.Name, f)
+			}
+		}
 	}
 }

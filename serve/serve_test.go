@@ -48,7 +48,7 @@ func start(t *testing.T, opts serve.Options) (*serve.Server, *httptest.Server) {
 	return srv, hs
 }
 
-func getJSON(t *testing.T, hs *httptest.Server, srv *serve.Server, path string, params url.Values, out any) int {
+func getJSON(t testing.TB, hs *httptest.Server, srv *serve.Server, path string, params url.Values, out any) int {
 	t.Helper()
 	if params == nil {
 		params = url.Values{}
@@ -94,7 +94,7 @@ type framesPage struct {
 	} `json:"frames"`
 }
 
-func waitList(t *testing.T, hs *httptest.Server, srv *serve.Server, what string, ok func(sessionList) bool) sessionList {
+func waitList(t testing.TB, hs *httptest.Server, srv *serve.Server, what string, ok func(sessionList) bool) sessionList {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
