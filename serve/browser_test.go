@@ -263,6 +263,9 @@ func TestBrowserInspector(t *testing.T) {
 		click(t, b, `#rows .row[data-seq="`+string(rune('0'+seq))+`"] .seq`)
 		waitFor(t, b, "the frame", `document.querySelector('#detail .dhead') && document.querySelector('#detail .dhead').textContent.startsWith('#`+string(rune('0'+seq))+` ')`)
 	}
+	click(t, b, "#f-findings")
+	waitFor(t, b, "only the frame with a finding", `document.getElementById('matched').textContent.startsWith('1 of ') && document.querySelector('#rows .row[data-seq="2"] .badge.finding')`)
+	click(t, b, "#f-findings")
 	click(t, b, "#f-raw")
 	waitFor(t, b, "raw rows", `[...document.querySelectorAll('#rows .row')].some(r => r.textContent.includes('</script><svg'))`)
 	search, _ = b.Find("#search")

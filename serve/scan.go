@@ -140,6 +140,20 @@ func (s *Server) refresh() {
 		changed = true
 		go ns.ingest(f, s.stop, s.poll, s.reveal, s.notify)
 	}
+	// A recording removed from the directories leaves the list once nothing reads it.
+	for logical, sess := range s.sessions {
+		if _, ok := found[logical]; ok {
+			continue
+		}
+		sess.mu.Lock()
+		busy := sess.live
+		sess.mu.Unlock()
+		if !busy {
+			delete(s.sessions, logical)
+			delete(s.byID, sess.id)
+			changed = true
+		}
+	}
 	if changed {
 		s.bump()
 	}

@@ -214,6 +214,20 @@ func TestFramesPagedAndFiltered(t *testing.T) {
 	if code := getJSON(t, hs, srv, "/api/frames", url.Values{"id": {"nope"}}, nil); code != http.StatusNotFound {
 		t.Errorf("unknown session: %d", code)
 	}
+
+	// A recording removed from the directory leaves the list; a file that is not a
+	// recording never enters it.
+	if err := os.Remove(filepath.Join(dir, "0.171.0-plain.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.jsonl"), []byte(`{"a":1}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitList(t, hs, srv, "the removed recording to leave", func(l sessionList) bool { return len(l.Sessions) == 1 && l.Sessions[0].ID == id })
+	time.Sleep(100 * time.Millisecond)
+	if l := waitList(t, hs, srv, "the list", func(sessionList) bool { return true }); len(l.Sessions) != 1 {
+		t.Errorf("sessions %+v, want only the approval recording", l.Sessions)
+	}
 }
 
 // secretKey is a GitHub token shape made at run time, so no scanner flags the source.
