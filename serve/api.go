@@ -28,6 +28,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/search", s.apiSearch)
 	mux.HandleFunc("GET /api/diff", s.apiDiff)
 	mux.HandleFunc("GET /api/download", s.apiDownload)
+	mux.HandleFunc("GET /report", s.apiReport)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", csp)
@@ -150,7 +151,7 @@ func shellQuote(s string) string {
 
 func (s *Server) apiSessions(w http.ResponseWriter, r *http.Request) {
 	v, list := s.list()
-	writeJSON(w, map[string]any{"version": v, "sessions": list})
+	writeJSON(w, map[string]any{"version": v, "sessions": list, "reports": s.reportList()})
 }
 
 // apiEvents streams the session list as server-sent events, once on connecting and
@@ -169,7 +170,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 		changed := s.changed
 		s.mu.Unlock()
 		v, list := s.list()
-		b, _ := json.Marshal(map[string]any{"version": v, "sessions": list})
+		b, _ := json.Marshal(map[string]any{"version": v, "sessions": list, "reports": s.reportList()})
 		if _, err := fmt.Fprintf(w, "event: sessions\ndata: %s\n\n", b); err != nil {
 			return
 		}

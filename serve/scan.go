@@ -19,8 +19,9 @@ type candidate struct {
 // scan walks the served directories and returns, for each logical recording path,
 // the file to read: the published NAME, or a temporary file ".NAME.*.tmp" newer than
 // it (a recording in progress, as show --follow chooses).
-func (s *Server) scan() map[string]candidate {
+func (s *Server) scan() (map[string]candidate, map[string]os.FileInfo) {
 	out := map[string]candidate{}
+	html := map[string]os.FileInfo{}
 	for _, dir := range s.dirs {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -34,6 +35,12 @@ func (s *Server) scan() map[string]candidate {
 				return nil
 			}
 			if !d.Type().IsRegular() {
+				return nil
+			}
+			if strings.HasSuffix(name, ".html") && !strings.HasPrefix(name, ".") {
+				if fi, err := d.Info(); err == nil {
+					html[p] = fi
+				}
 				return nil
 			}
 			logical, temp := logicalPath(p)
@@ -52,7 +59,7 @@ func (s *Server) scan() map[string]candidate {
 			return nil
 		})
 	}
-	return out
+	return out, html
 }
 
 // better: a temporary file not older than the published recording wins (a recording
@@ -89,10 +96,10 @@ func logicalPath(p string) (string, bool) {
 // a session (read in the background), a recording replaced by another file is read
 // again from its start.
 func (s *Server) refresh() {
-	found := s.scan()
+	found, html := s.scan()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	changed := false
+	changed := s.scanReports(html)
 	for logical, c := range found {
 		sess := s.sessions[logical]
 		if sess != nil {
@@ -123,13 +130,7 @@ func (s *Server) refresh() {
 			f.Close()
 			continue
 		}
-		rel := logical
-		for _, dir := range s.dirs {
-			if r, err := filepath.Rel(dir, logical); err == nil && !strings.HasPrefix(r, "..") {
-				rel = r
-				break
-			}
-		}
+		rel := s.relName(logical)
 		ns := &session{id: sessionID(logical), path: logical, rel: rel, file: c.file, fileInfo: fi,
 			bySeq: map[int64]int{}, live: true, version: 1, mod: fi.ModTime()}
 		if sess != nil {

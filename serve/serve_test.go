@@ -16,6 +16,8 @@ import (
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/serve"
+	"github.com/codexrec/codexrec/upgrade"
+	"github.com/codexrec/codexrec/view"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -411,5 +413,41 @@ func TestIsLoopback(t *testing.T) {
 		if got := serve.IsLoopback(addr); got != want {
 			t.Errorf("IsLoopback(%q) = %v", addr, got)
 		}
+	}
+}
+
+// TestUpgradeReport: an upgrade report page under a served directory is listed and
+// served sandboxed (no script, an opaque origin); other HTML files are not listed.
+func TestUpgradeReport(t *testing.T) {
+	dir := t.TempDir()
+	var page strings.Builder
+	if err := view.WriteUpgradeHTML(&page, &upgrade.Report{From: "0.163.0", To: "0.171.0"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "upgrade.html"), []byte(page.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.html"), []byte("<!DOCTYPE html><title>x</title><script>alert(1)</script>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, hs := start(t, serve.Options{Dirs: []string{dir}})
+	var l struct {
+		Reports []struct{ ID, Name string }
+	}
+	getJSON(t, hs, srv, "/api/sessions", nil, &l)
+	if len(l.Reports) != 1 || l.Reports[0].Name != "upgrade.html" {
+		t.Fatalf("reports %+v", l.Reports)
+	}
+	resp, err := http.Get(hs.URL + "/report?" + url.Values{"id": {l.Reports[0].ID}, "token": {srv.Token()}}.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox;") || strings.Contains(csp, "script") {
+		t.Errorf("report CSP %q", csp)
+	}
+	if !strings.Contains(string(b), "0.163.0 → 0.171.0") {
+		t.Errorf("report page: %.300s", b)
 	}
 }

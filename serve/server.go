@@ -53,6 +53,7 @@ type Server struct {
 	sessions map[string]*session // by logical path
 	byID     map[string]*session
 	rejected map[string]os.FileInfo // .jsonl files that are not recordings
+	reports  map[string]*report     // upgrade report pages, by path
 	version  int64
 	changed  chan struct{} // closed and replaced on every change
 }
@@ -61,7 +62,7 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	s := &Server{token: opts.Token, reveal: opts.Reveal, poll: opts.Poll, command: opts.Command,
 		stop: make(chan struct{}), sessions: map[string]*session{}, byID: map[string]*session{},
-		rejected: map[string]os.FileInfo{}, changed: make(chan struct{})}
+		rejected: map[string]os.FileInfo{}, reports: map[string]*report{}, changed: make(chan struct{})}
 	if s.poll <= 0 {
 		s.poll = 250 * time.Millisecond
 	}

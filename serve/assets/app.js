@@ -71,7 +71,23 @@
     $('diff-btn').disabled = ticked.length !== 2;
   }
 
+  function renderReports(reports) {
+    var ul = $('reports');
+    clear(ul);
+    $('reports-head').hidden = reports.length === 0;
+    reports.forEach(function (r) {
+      var li = el('li', 'report');
+      var a = el('a', 'name', r.name);
+      a.href = '/report?' + q({ id: r.id });
+      a.target = '_blank';
+      a.rel = 'noopener noreferrer';
+      li.appendChild(a);
+      ul.appendChild(li);
+    });
+  }
+
   function onSessions(data) {
+    renderReports(data.reports || []);
     var old = byId;
     sessions = data.sessions;
     byId = {};
