@@ -75,7 +75,7 @@ func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, r
 	defer f.Close()
 	m, err := mask.New(reveal)
 	if err != nil {
-		s.fail(err, notify)
+		s.fail("sanitizer unavailable", notify)
 		return
 	}
 	tr := &tailReader{f: f, final: s.path, poll: poll, stop: stop, idle: func() {
@@ -86,7 +86,7 @@ func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, r
 	}}
 	rd, err := recorder.NewReader(tr, s.rel)
 	if err != nil {
-		s.fail(err, notify)
+		s.fail(m.Text(err.Error()), notify)
 		return
 	}
 	tr.done = func() bool { return rd.Trailer() != nil }
@@ -96,7 +96,7 @@ func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, r
 	var b view.Builder
 	for e, err := range rd.Entries() {
 		if err != nil {
-			s.fail(err, notify)
+			s.fail(m.Text(err.Error()), notify)
 			return
 		}
 		s.mu.Lock()
@@ -118,10 +118,11 @@ func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, r
 	notify()
 }
 
-func (s *session) fail(err error, notify func()) {
+// fail ends reading with why (already masked).
+func (s *session) fail(why string, notify func()) {
 	s.mu.Lock()
 	s.live = false
-	s.errText = err.Error()
+	s.errText = why
 	s.version++
 	s.mu.Unlock()
 	notify()
