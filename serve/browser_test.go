@@ -80,7 +80,7 @@ func writeHostile(t *testing.T, dir string) {
 
 func waitFor(t *testing.T, b *webdriver.Session, what, cond string) {
 	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var ok bool
 		if err := b.Exec(&ok, "return !!("+cond+")"); err != nil {

@@ -46,7 +46,7 @@ func start(t *testing.T, opts serve.Options) (*serve.Server, *httptest.Server) {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { hs.Close(); srv.Close() })
+	t.Cleanup(func() { srv.Close(); hs.Close() }) // the server first: it ends event streams
 	return srv, hs
 }
 
@@ -98,7 +98,7 @@ type framesPage struct {
 
 func waitList(t testing.TB, hs *httptest.Server, srv *serve.Server, what string, ok func(sessionList) bool) sessionList {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var l sessionList
 		getJSON(t, hs, srv, "/api/sessions", nil, &l)

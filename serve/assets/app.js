@@ -130,6 +130,9 @@
     renderSessions();
     renderInfo();
     clear($('detail'));
+    clear($('rows'));
+    $('matched').textContent = '';
+    $('spacer').style.height = '0px';
     reload(opts.select);
   }
 
