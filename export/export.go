@@ -132,9 +132,14 @@ func (s *session) at(d time.Duration) time.Time {
 	return s.started.Add(d)
 }
 
-func writeJSON(w io.Writer, v any) error {
+// writeJSON writes v as one JSON document, indented when indent (HAR, for people);
+// OTLP is one line, so a collector's file receiver, which reads a payload a line,
+// takes it as it is.
+func writeJSON(w io.Writer, v any, indent bool) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	if indent {
+		enc.SetIndent("", "  ")
+	}
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

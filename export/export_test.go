@@ -256,7 +256,11 @@ func decodeOTLP(t *testing.T, out []byte) *tracepb.TracesData {
 func TestOTLPDecodes(t *testing.T) {
 	secret, _ := unsanitized(t)
 	recs := readAll(t, append(fixtures, secret)...)
-	td := decodeOTLP(t, exportTo(t, export.OTLP, export.Options{}, recs...))
+	out := exportTo(t, export.OTLP, export.Options{}, recs...)
+	if n := bytes.Count(out, []byte("\n")); n != 1 || out[len(out)-1] != '\n' {
+		t.Errorf("the OTLP document spans %d lines, want one (a collector's file receiver reads a payload a line)", n)
+	}
+	td := decodeOTLP(t, out)
 	if len(td.ResourceSpans) != len(recs) {
 		t.Fatalf("%d resource spans for %d recordings", len(td.ResourceSpans), len(recs))
 	}

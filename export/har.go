@@ -130,7 +130,7 @@ func WriteHAR(w io.Writer, recs []*recorder.Recording, opts Options) error {
 		}
 		doc.Log.Entries = append(doc.Log.Entries, s.harEntry())
 	}
-	return writeJSON(w, doc)
+	return writeJSON(w, doc, true)
 }
 
 func (s *session) harEntry() harEntry {

@@ -106,7 +106,7 @@ func WriteOTLP(w io.Writer, recs []*recorder.Recording, opts Options) error {
 		}
 		doc.ResourceSpans = append(doc.ResourceSpans, s.otlp(opts))
 	}
-	return writeJSON(w, doc)
+	return writeJSON(w, doc, false)
 }
 
 type turnSpan struct {
