@@ -107,15 +107,24 @@ func js[T any](t *testing.T, b *webdriver.Session, script string, args ...any) T
 	return v
 }
 
+// click clicks the element css selects. The list redraws its rows as the session
+// grows, so an element found may be replaced before the click lands: find it again.
 func click(t *testing.T, b *webdriver.Session, css string) {
 	t.Helper()
-	e, err := b.Find(css)
-	if err != nil {
-		t.Fatal(err)
+	var err error
+	for range 5 {
+		var e webdriver.Element
+		if e, err = b.Find(css); err == nil {
+			if err = e.Click(); err == nil {
+				return
+			}
+		}
+		if !strings.Contains(err.Error(), "stale element") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if err := e.Click(); err != nil {
-		t.Fatalf("click %s: %v", css, err)
-	}
+	t.Fatalf("click %s: %v", css, err)
 }
 
 // sessionLi is a script expression for the session in the list whose name holds
@@ -220,6 +229,18 @@ func TestBrowserInspector(t *testing.T) {
 	}
 	click(t, b, `#rows .row[data-seq="1"] .seq`)
 	waitFor(t, b, "the initialize request's JSON", `document.querySelector('#detail pre') && document.querySelector('#detail pre').textContent.includes('codexrec-browser-test')`)
+	// Keys: j moves to the next frame, p to the joined one.
+	if err := b.Keys("j"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, b, "frame 2 selected by j", `document.querySelector('#detail .dhead') && document.querySelector('#detail .dhead').textContent.startsWith('#2 ')`)
+	answer := js[string](t, b, `return document.querySelector('#rows .row[data-seq="1"] .pair').textContent.replace(/^\D+/, '')`)
+	if err := b.Keys("kp"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, b, "the initialize answer selected by p", `document.querySelector('#detail .dhead') && document.querySelector('#detail .dhead').textContent.startsWith('#`+answer+` ') && document.querySelector('#detail .dhead').textContent.includes('initialize')`)
+	click(t, b, `#rows .row[data-seq="1"] .seq`)
+	waitFor(t, b, "frame 1 again", `document.querySelector('#detail .dhead') && document.querySelector('#detail .dhead').textContent.startsWith('#1 ')`)
 	shot(t, b, "serve-live.png")
 
 	// Search across sessions finds a frame, and opens it.

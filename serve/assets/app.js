@@ -175,7 +175,7 @@
       var list = $('list');
       if (selectSeq && d.at >= 0) {
         list.scrollTop = Math.max(0, d.at * ROW_H - list.clientHeight / 2);
-        select(selectSeq);
+        select(selectSeq, d.at);
       } else if ($('f-follow').checked && byId[current.id] && byId[current.id].live) {
         list.scrollTop = list.scrollHeight;
       } else {
@@ -275,7 +275,7 @@
       r.appendChild(el('span', 'badge ' + n.type, (n.type === 'redaction' ? '✂ ' : '⚑ ') + (n.rule || n.type)));
     });
     r.appendChild(el('span', 'u', f.r !== undefined && f.r !== '' ? f.r : (f.u || '')));
-    r.addEventListener('click', function () { select(f.s); });
+    r.addEventListener('click', function () { select(f.s, f.i); });
     return r;
   }
 
@@ -290,13 +290,14 @@
       }
       var list = $('list');
       list.scrollTop = Math.max(0, d.at * ROW_H - list.clientHeight / 2);
-      select(seq);
+      select(seq, d.at);
       render();
     }).catch(showError);
   }
 
-  function select(seq) {
+  function select(seq, index) {
     current.selected = seq;
+    if (index !== undefined) current.selectedIndex = index;
     render();
     var d = $('detail');
     get('/api/frame?' + q({ id: current.id, seq: seq })).then(function (x) {
@@ -325,6 +326,28 @@
   function showError(e) {
     $('conn').textContent = 'error: ' + (e && e.message ? e.message : e);
     $('conn').className = 'conn off';
+  }
+
+  // move selects the next (+1) or previous (-1) frame row among those loaded, and
+  // keeps it in view.
+  function move(step) {
+    if (!current || current.selectedIndex === undefined) {
+      if (current && current.matched) {
+        var first = rowAt(0);
+        if (first && !first.e) select(first.s, 0);
+      }
+      return;
+    }
+    for (var i = current.selectedIndex + step; i >= 0 && i < current.matched; i += step) {
+      var f = rowAt(i);
+      if (!f) return; // not loaded yet: scrolling fetches it
+      if (f.e) continue;
+      var list = $('list');
+      if (i * ROW_H < list.scrollTop) list.scrollTop = i * ROW_H;
+      else if ((i + 1) * ROW_H > list.scrollTop + list.clientHeight) list.scrollTop = (i + 1) * ROW_H - list.clientHeight;
+      select(f.s, i);
+      return;
+    }
   }
 
   // ---- search across sessions ----
@@ -409,6 +432,28 @@
         document.execCommand('copy');
         done();
       }
+    });
+    document.addEventListener('keydown', function (ev) {
+      var tag = ev.target && ev.target.tagName;
+      if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
+        if (ev.key === 'Escape') ev.target.blur();
+        return;
+      }
+      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      switch (ev.key) {
+        case 'j': case 'ArrowDown': move(1); break;
+        case 'k': case 'ArrowUp': move(-1); break;
+        case '/': $('f-q').focus(); break;
+        case 's': $('search').focus(); break;
+        case 'p':
+          if (current && current.selectedIndex !== undefined) {
+            var sel = rowAt(current.selectedIndex);
+            if (sel && sel.p) jumpTo(sel.p);
+          }
+          break;
+        default: return;
+      }
+      ev.preventDefault();
     });
     connect();
   });
