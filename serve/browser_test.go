@@ -243,6 +243,21 @@ func TestBrowserInspector(t *testing.T) {
 	waitFor(t, b, "frame 1 again", `document.querySelector('#detail .dhead') && document.querySelector('#detail .dhead').textContent.startsWith('#1 ')`)
 	shot(t, b, "serve-live.png")
 
+	// Actions: the replay command to copy, the download (fetched by the page itself,
+	// with its cookie).
+	if got := js[string](t, b, `return document.getElementById('replay').value`); got != "codexrec replay "+live {
+		t.Errorf("replay command %q", got)
+	}
+	click(t, b, "#copy")
+	waitFor(t, b, "the copy to be done", `document.getElementById('copied').textContent === 'copied'`)
+	var first string
+	if err := b.Exec(&first, `return fetch(document.getElementById('download').href).then(r => r.text()).then(t => t.split('\n')[0])`); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(first, `{"type":"header"`) {
+		t.Errorf("the download starts with %q, not a recording's header", first)
+	}
+
 	// Search across sessions finds a frame, and opens it.
 	search, err := b.Find("#search")
 	if err != nil {
