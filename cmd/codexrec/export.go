@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/codexrec/codexrec/export"
 	"github.com/codexrec/codexrec/recorder"
@@ -14,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:         "export",
-		args:         "--format har|otlp|jsonl FILE... -o OUT",
+		args:         "--format har|otlp|jsonl FILE... -o OUT  |  --format otlp --endpoint URL FILE...",
 		summary:      "write recordings as HAR 1.2, OTLP/JSON traces or JSON Lines of messages (secrets masked)",
 		flags:        exportFlags,
 		run:          runExport,
@@ -23,10 +25,11 @@ func init() {
 }
 
 type exportConfig struct {
-	format string
-	out    string
-	force  bool
-	reveal bool
+	format   string
+	out      string
+	force    bool
+	reveal   bool
+	endpoint string
 }
 
 func exportFlags(fs *flag.FlagSet) any {
@@ -35,6 +38,7 @@ func exportFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.out, "o", "", "write to `OUT` (required; - for stdout)")
 	fs.BoolVar(&c.force, "force", false, "overwrite OUT if it exists")
 	fs.BoolVar(&c.reveal, "reveal", false, "write recorded text as it is, without masking secret-shaped text")
+	fs.StringVar(&c.endpoint, "endpoint", "", "with --format otlp, POST the traces to this OTLP/HTTP `URL` (http://HOST:4318 posts to /v1/traces) instead of writing -o")
 	return c
 }
 
@@ -43,12 +47,15 @@ func runExport(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("want one or more recordings")
 	}
-	if c.out == "" {
-		return usagef("-o OUT is required (- for stdout)")
-	}
 	f, err := export.ParseFormat(c.format)
 	if err != nil {
 		return usagef("--format: %v", err)
+	}
+	switch {
+	case c.endpoint != "" && (f != export.OTLP || c.out != ""):
+		return usagef("--endpoint goes with --format otlp and without -o")
+	case c.endpoint == "" && c.out == "":
+		return usagef("-o OUT is required (- for stdout)")
 	}
 	var recs []*recorder.Recording
 	for _, path := range args {
@@ -60,6 +67,14 @@ func runExport(cfg any, args []string, std stdio) error {
 		recs = append(recs, rec)
 	}
 	opts := export.Options{Reveal: c.reveal, Creator: Version}
+	if c.endpoint != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := export.PushOTLP(ctx, nil, c.endpoint, recs, opts); err != nil {
+			return usageOrIO(err)
+		}
+		return nil
+	}
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		if err := export.Write(bw, f, recs, opts); err != nil {

@@ -3,9 +3,13 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -40,6 +44,22 @@ func TestExportCommand(t *testing.T) {
 	res = runCodexrec(t, "", nil, "export", "--format=otlp", "-o", "-", src)
 	if res.code != 0 || !bytes.Contains(res.stdout, []byte(`"resourceSpans"`)) {
 		t.Errorf("-o -: exit %d %.200s %s", res.code, res.stdout, res.stderr)
+	}
+	// --endpoint posts the traces to an OTLP/HTTP receiver (a stand-in here: no
+	// collector is installed where the tests run).
+	var posted atomic.Int32
+	rx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.URL.Path == "/v1/traces" && bytes.Contains(b, []byte(`"resourceSpans"`)) {
+			posted.Add(1)
+		}
+	}))
+	defer rx.Close()
+	if res := runCodexrec(t, "", nil, "export", "--format", "otlp", "--endpoint", rx.URL, src); res.code != 0 || posted.Load() != 1 {
+		t.Errorf("--endpoint: exit %d, %d posts: %s", res.code, posted.Load(), res.stderr)
+	}
+	if res := runCodexrec(t, "", nil, "export", "--format", "har", "--endpoint", rx.URL, src); res.code != 2 {
+		t.Errorf("--endpoint with har: exit %d", res.code)
 	}
 	res = runCodexrec(t, "", nil, "export", "--format", "csv", src, "-o", "-")
 	if res.code != 2 || !strings.HasPrefix(string(res.stderr), "codexrec export: ") || len(res.stdout) != 0 {
