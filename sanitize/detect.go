@@ -117,7 +117,7 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 					continue
 				}
 				v := text[ws+s : ws+e]
-				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v) {
+				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v, r.kind()) {
 					continue
 				}
 				if r.name == "url-credentials" && ws+e < len(text) && text[ws+e] == '@' && isPlaceholderPassword(v, urlHost(text[ws+e+1:])) {

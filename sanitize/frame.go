@@ -46,6 +46,18 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			rule = z.fieldRuleOf(&w, secretAnswers)
 		}
 		switch {
+		case z.textFrames && !t.isKey && len(w.stack) == 1 && string(w.memberKey()) == "raw" && isTextFrame(b):
+			// A recorded stderr or raw line: the text stream, as the sanitizer saw it.
+			text := raw
+			if t.escaped {
+				text, _ = unescape(raw, nil)
+			}
+			src = text
+			f := z.filterFor(text, false).text()
+			spans = z.textStream(text, &f, spans)
+			if len(spans) > 0 {
+				edits = rawSpans(raw, spans)
+			}
 		case rule != "":
 			if len(raw) == 0 || isPlaceholder(raw) {
 				return
@@ -137,6 +149,16 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		return nil, reds
 	}
 	return append(out, b[last:]...), reds
+}
+
+// isTextFrame reports whether a recording line is a frame of the text stream: a
+// stderr line, or a line that was not JSON (kind raw, its text in "raw").
+func isTextFrame(b []byte) bool {
+	if !bytes.Contains(b, []byte(`"raw"`)) {
+		return false
+	}
+	r := gjson.GetManyBytes(b, "type", "dir", "kind", "msg")
+	return r[0].Str == "frame" && (r[1].Str == "stderr" || r[2].Str == "raw" && !r[3].Exists())
 }
 
 // fieldRuleOf names the rule that makes the whole current string value a secret by

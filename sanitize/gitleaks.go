@@ -186,7 +186,7 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 }
 
 func (z *Sanitizer) glAllowed(r *glRule, secret, match, line []byte) bool {
-	if isPlaceholder(secret) || isPlaceholderValue(secret) || z.allowed(secret) {
+	if isPlaceholder(secret) || isPlaceholderValue(secret, r.kind(secret)) || z.allowed(secret) {
 		return true
 	}
 	g := gitleaksGlobal()
@@ -199,6 +199,21 @@ func (z *Sanitizer) glAllowed(r *glRule, secret, match, line []byte) bool {
 		}
 	}
 	return false
+}
+
+// kind is what a secret the rule found is, for placeholder checks: prefixed when
+// it starts with one of the rule's prefixes (which may instead begin the match only,
+// as curl's -u).
+func (r *glRule) kind(secret []byte) valueKind {
+	if r.id == "private-key" {
+		return pem
+	}
+	for _, p := range r.prefixes {
+		if len(secret) > len(p) && equalFold(secret[:len(p)], strings.ToLower(p)) {
+			return prefixed
+		}
+	}
+	return generic
 }
 
 func lineAround(text []byte, s, e int) []byte {

@@ -36,7 +36,7 @@ func (e *RedactedError) Unwrap() error { return ErrLeak }
 func (z *Sanitizer) guardSanitizer() *Sanitizer {
 	g := &Sanitizer{
 		key: z.key, salted: z.salted, secrets: z.secrets, needles: z.needles, guards: z.guards,
-		edges: z.edges, allow: z.allow, gitleaks: z.gitleaks,
+		edges: z.edges, allow: z.allow, gitleaks: z.gitleaks, textFrames: true,
 		secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}, streams: map[string]streamState{},
 	}
 	// The prefilters are built once per Sanitizer; each guard run has its own state.

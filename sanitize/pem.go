@@ -59,3 +59,37 @@ func pemOpen(seen []byte, was bool) bool {
 		return false
 	}
 }
+
+// maxPEMLines bounds how many text lines after a BEGIN line without its END are
+// redacted as key: an armored 4096-bit gpg key has about 110.
+const maxPEMLines = 400
+
+// textStream finds the secrets of one text line of the text stream (stderr, lines
+// that are not JSON): the line's own secrets and, while a private key block that
+// began on an earlier line is open, the key up to its END line (a key printed one
+// line per frame). It updates the stream's state.
+func (z *Sanitizer) textStream(text []byte, f *filter, dst []span) []span {
+	base := len(dst)
+	start := 0
+	if left := z.textPEM.Load(); left > 0 {
+		e := pemEnd(text)
+		if e < 0 {
+			e = len(text)
+			z.textPEM.Store(left - 1)
+		} else {
+			z.textPEM.Store(0)
+		}
+		if e > 0 {
+			dst = append(dst, span{0, e, "private-key", z.placeholder("private-key", text[:e]), nil})
+		}
+		start = e
+	}
+	if f != nil {
+		dst = z.find(text, f, dst, false)
+		dst = z.base64Spans(text, dst, false, 0)
+	}
+	if pemOpen(text[start:], false) {
+		z.textPEM.Store(maxPEMLines)
+	}
+	return resolve(dst, base)
+}

@@ -33,6 +33,17 @@ type shapeRule struct {
 	pre func(text []byte, i int) bool
 }
 
+// kind is what the rule's values are, for placeholder checks.
+func (r *shapeRule) kind() valueKind {
+	switch {
+	case r.name == "private-key":
+		return pem
+	case r.run:
+		return prefixed
+	}
+	return generic
+}
+
 // userinfoAhead reports whether the URL whose "://" is at text[i:] has an '@' before
 // its path, that is credentials in its authority.
 func userinfoAhead(text []byte, i int) bool {

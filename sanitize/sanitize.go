@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tidwall/gjson"
 
@@ -81,6 +82,12 @@ type Sanitizer struct {
 	openEdges map[string]string
 	// streams holds the context of each delta stream (see stream.go).
 	streams map[string]streamState
+	// textPEM counts down the lines of the text stream (stderr, lines that are not
+	// JSON) still inside a private key block; 0 when none is open (see textStream).
+	textPEM atomic.Int32
+	// textFrames: this sanitizer reads a recording, whose stderr and raw lines are
+	// frames with the text in "raw" (the guard's).
+	textFrames bool
 }
 
 // New checks opts and compiles a Sanitizer.
@@ -246,14 +253,15 @@ func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *look
 	delta := func() bool {
 		return (la != nil && len(la.next) > 0 || z.streamsOpen()) && bytes.Contains(content, []byte(`"delta`))
 	}
-	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() {
+	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() && z.textPEM.Load() == 0 {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte
 	if isJSON() {
 		changed, redactions = z.jsonFrame(content, f, la)
 	} else {
-		changed, redactions = z.text(content, f.text())
+		tf := f.text()
+		changed, redactions = z.textLine(content, &tf)
 	}
 	if changed == nil {
 		return line, redactions
@@ -280,6 +288,22 @@ func (z *Sanitizer) Strings(ss []string) []string {
 		out[i] = z.Text(s)
 	}
 	return out
+}
+
+// textLine sanitizes a line of the text stream (see textStream); it returns nil
+// when nothing changed.
+func (z *Sanitizer) textLine(b []byte, f *filter) ([]byte, []Redaction) {
+	spans := splitForText(b, z.textStream(b, f, nil))
+	if len(spans) == 0 {
+		return nil, nil
+	}
+	var reds []Redaction
+	for _, s := range spans {
+		if s.rule != "" {
+			reds = append(reds, Redaction{Rule: s.rule, Placeholder: s.repl, preview: Mask(b[s.start:s.end])})
+		}
+	}
+	return rewrite(make([]byte, 0, len(b)), b, nil, spans), reds
 }
 
 // text sanitizes b as plain text; it returns nil when nothing changed.
