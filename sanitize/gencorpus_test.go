@@ -250,3 +250,61 @@ func slicesSorted(m map[string]int) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestCrossFieldContext: a token whose rule needs the provider's name, the name in
+// another field of the same frame (the command), is redacted by the sanitizer and by
+// the guard alone, which agree: the guard finds nothing in the sanitized recording,
+// and publishes the unsanitized one redacted. The same output after another command
+// stays.
+func TestCrossFieldContext(t *testing.T) {
+	var cases []corpus.GenCase
+	for _, c := range corpus.GenCases(corpus.CommittedKeys()) {
+		if c.Placement == "cross-field" {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) != 2 {
+		t.Fatalf("%d cross-field cases, want 2", len(cases))
+	}
+	checkGen(t, cases)
+}
+
+// FuzzGuardAfterSanitizeCorpus: guard(sanitize(x)) finds nothing, over frames built
+// from the generated corpus: a case picked by the input, its text cut into deltas
+// where the input says, besides its own frames.
+func FuzzGuardAfterSanitizeCorpus(f *testing.F) {
+	cases := corpus.GenCases(corpus.CommittedKeys())
+	for _, seed := range [][3]uint16{{0, 1, 2}, {7, 30, 31}, {200, 5, 900}, {511, 64, 65}} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	z, err := sanitize.New(sanitize.Options{Salt: "fuzz"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, pick, cut1, cut2 uint16) {
+		z.ForgetStreams()
+		defer z.ForgetStreams()
+		c := cases[int(pick)%len(cases)]
+		text := c.Keep
+		if c.Secret != nil {
+			text = c.Secret.Text
+		}
+		a, b := int(cut1)%(len(text)+1), int(cut2)%(len(text)+1)
+		if a > b {
+			a, b = b, a
+		}
+		q := func(v string) string { r, _ := json.Marshal(v); return string(r) }
+		delta := func(v string) corpus.Frame {
+			return corpus.Frame{Dir: "s2c", Line: `{"method":"item/commandExecution/outputDelta","params":{"itemId":"fz","delta":` + q(v) + `}}`}
+		}
+		frames := append([]corpus.Frame{delta(text[:a]), delta(text[a:b]), delta(text[b:])}, c.Frames...)
+		data, _ := genRecording(t, z, []corpus.GenCase{{Kind: c.Kind, Placement: "fuzz", Frames: frames}})
+		leaks, err := z.GuardFindings(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(leaks) > 0 {
+			t.Fatalf("the guard flags the sanitizer's output (%s/%s cut at %d, %d): %v\n%s", c.Kind, c.Placement, a, b, leaks, data)
+		}
+	})
+}

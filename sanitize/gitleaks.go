@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -227,4 +228,52 @@ func lineAround(text []byte, s, e int) []byte {
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// crossFieldSpans adds to dst what gitleaks' context rules (those that need a
+// provider's name before the value) find in text, a command's output in a JSON
+// frame, when the name occurs in the command (ctx, the prefilter's hits in the
+// "command" member of the same object) but not in text: `heroku auth:token` and
+// the token in "aggregatedOutput". text is read as if it followed "NAME=". own is
+// the filter of text itself. The sanitizer and the guard both call it on the
+// strings of a frame, so they agree.
+func (z *Sanitizer) crossFieldSpans(text []byte, ctx []hit, pre *prefilter, own *filter, dst []span) []span {
+	if len(ctx) == 0 || len(text) == 0 {
+		return dst
+	}
+	rules := gitleaksRules()
+	var done []int
+	for _, h := range ctx {
+		p := pre.pats[h.id]
+		if p.kind != patGitleaks || slices.Contains(done, p.idx) {
+			continue
+		}
+		done = append(done, p.idx)
+		r := rules[p.idx]
+		if len(r.prefixes) > 0 || slices.ContainsFunc(own.glHits, func(o hit) bool { return own.pre.pats[o.id].idx == p.idx }) {
+			continue
+		}
+		prefix := r.keywords[0] + "="
+		view := append([]byte(prefix), text[:min(len(text), glAfter)]...)
+		for _, m := range r.re.FindAllSubmatchIndex(view, -1) {
+			s, e := -1, -1
+			if r.secretGroup > 0 && 2*r.secretGroup+1 < len(m) {
+				s, e = m[2*r.secretGroup], m[2*r.secretGroup+1]
+			} else if len(m) >= 4 {
+				s, e = m[2], m[3]
+			}
+			if s < len(prefix) || e <= s {
+				continue
+			}
+			secret := view[s:e]
+			if r.entropy != 0 && entropy(secret) <= r.entropy {
+				continue
+			}
+			if z.glAllowed(r, secret, view[m[0]:m[1]], lineAround(view, s, e)) {
+				continue
+			}
+			dst = append(dst, span{s - len(prefix), e - len(prefix), r.id, z.placeholder(r.id, secret), nil})
+		}
+	}
+	return dst
 }

@@ -6,9 +6,10 @@ import "bytes"
 // its END line: the stream remembers that a block is open (streamState.pem).
 
 var (
-	pemBegin = []byte("-----BEGIN")
-	pemEndB  = []byte("-----END")
-	dashes   = []byte("-----")
+	keyPlaceholder = []byte("<redacted:private-key:")
+	pemBegin       = []byte("-----BEGIN")
+	pemEndB        = []byte("-----END")
+	dashes         = []byte("-----")
 )
 
 // pemEnd returns the offset just past the first END line's closing dashes in w, or -1.
@@ -50,6 +51,9 @@ func pemOpen(seen []byte, was bool) bool {
 		}
 	}
 	e := bytes.LastIndex(seen, pemEndB)
+	// What the sanitizer made of a block: its placeholder ends it (the END line is
+	// inside), so the guard reading the sanitized stream does not see it open.
+	e = max(e, bytes.LastIndex(seen, keyPlaceholder))
 	switch {
 	case b < 0 && e < 0:
 		return was
@@ -79,7 +83,7 @@ func (z *Sanitizer) textStream(text []byte, f *filter, dst []span) []span {
 		} else {
 			z.textPEM.Store(0)
 		}
-		if e > 0 {
+		if e > 0 && !onlyPlaceholders(text[:e]) {
 			dst = append(dst, span{0, e, "private-key", z.placeholder("private-key", text[:e]), nil})
 		}
 		start = e
@@ -92,4 +96,24 @@ func (z *Sanitizer) textStream(text []byte, f *filter, dst []span) []span {
 		z.textPEM.Store(maxPEMLines)
 	}
 	return resolve(dst, base)
+}
+
+// onlyPlaceholders reports whether b holds nothing but placeholders and white space
+// (what the sanitizer left of a key: nothing for the guard to find).
+func onlyPlaceholders(b []byte) bool {
+	for len(b) > 0 {
+		switch {
+		case b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t':
+			b = b[1:]
+		case b[0] == '<':
+			k := bytes.IndexByte(b, '>')
+			if k < 0 || !isPlaceholder(b[:k+1]) {
+				return false
+			}
+			b = b[k+1:]
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -144,7 +144,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 		} else if k := pemEnd(text); k >= 0 {
 			e = k
 		}
-		if e > 0 {
+		if e > 0 && !onlyPlaceholders(text[:e]) {
 			spans = append(spans, span{0, e, "private-key", z.placeholder("private-key", text[:e]), text[:e]})
 		}
 	}

@@ -256,6 +256,12 @@ func GenCases(keys map[string]string) []GenCase {
 			out = append(out, GenCase{Kind: s.Kind, Placement: p, Secret: &s, Frames: genPlace(s.Text, p, id, cut)})
 		}
 	}
+	// A value whose rule needs the provider's name, with the name in another field
+	// of the same frame (gitleaks' heroku-api-key: the command names heroku).
+	heroku := fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", cut.Uint32(), cut.UintN(1<<16), cut.UintN(1<<16), cut.UintN(1<<16), cut.Uint64()&(1<<48-1))
+	hs := GenSecret{Kind: "heroku-cli-token", Generator: "format", Text: heroku, Pieces: pieces(heroku)}
+	out = append(out, GenCase{Kind: hs.Kind, Placement: "cross-field", Secret: &hs, Frames: []Frame{s2c(itemCompleted("x-heroku", "heroku auth:token", heroku+"\n"))}})
+	out = append(out, GenCase{Kind: "near-uuidgen", Placement: "cross-field", Keep: heroku, Frames: []Frame{s2c(itemCompleted("x-uuidgen", "uuidgen", heroku+"\n"))}})
 	for i, n := range GenNegatives() {
 		for _, p := range []string{"output", "aggregated", "stderr-lines", "error-message"} {
 			id := fmt.Sprintf("n%d-%s", i, p)
@@ -263,6 +269,12 @@ func GenCases(keys map[string]string) []GenCase {
 		}
 	}
 	return out
+}
+
+// itemCompleted is the item/completed notification of a command and its output.
+func itemCompleted(id, command, output string) string {
+	item := `{"type":"commandExecution","id":` + jsonString(id) + `,"command":` + jsonString(command) + `,"cwd":"/work","status":"completed","exitCode":0,"aggregatedOutput":` + jsonString(output) + `}`
+	return `{"method":"item/completed","params":{"threadId":"thr_gen","turnId":"turn_1","item":` + item + `}}`
 }
 
 func s2c(line string) Frame { return Frame{"s2c", line} }
@@ -305,8 +317,7 @@ func genPlace(text, p, id string, r *rand.Rand) []Frame {
 			s2c(`{"id":"` + id + `","error":{"code":-32603,"message":` + jsonString("deploy failed: "+text) + `}}`),
 		}
 	case "aggregated":
-		item := `{"type":"commandExecution","id":` + jsonString(id) + `,"command":"/bin/bash -lc 'cat secret.txt'","cwd":"/work","status":"completed","exitCode":0,"aggregatedOutput":` + jsonString(text+"\n") + `}`
-		return []Frame{s2c(`{"method":"item/completed","params":{"threadId":"thr_gen","turnId":"turn_1","item":` + item + `}}`)}
+		return []Frame{s2c(itemCompleted(id, "/bin/bash -lc 'cat secret.txt'", text+"\n"))}
 	case "split-2", "split-3":
 		n := 2
 		if p == "split-3" {
