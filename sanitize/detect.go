@@ -18,10 +18,13 @@ type span struct {
 
 // find returns the non-overlapping spans of text to replace, in order.
 func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span {
-	if f.empty() {
-		return dst
-	}
 	base := len(dst)
+	if hasPercentEscape(text) {
+		dst = z.percentSpans(text, dst, guard)
+	}
+	if f.empty() {
+		return resolve(dst, base)
+	}
 	for _, i := range f.secrets {
 		repl := ""
 		forms := z.needles[i]

@@ -148,6 +148,11 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 			spans = append(spans, span{0, e, "private-key", z.placeholder("private-key", text[:e]), text[:e]})
 		}
 	}
+	if sameStream && len(right) < tailLen && len(right) > 0 && v.n > 0 && isTokenByte(v.tail[len(v.tail)-1]) && allTokenBytes(right) {
+		// The next delta is all one token with this one's end: where the token ends
+		// is not known (a third delta may go on), as when the next is unknown.
+		sameStream = false
+	}
 	if !sameStream {
 		// The next delta of this stream is unknown: fall back to the edge heuristics.
 		spans = z.edgeSpans(v, spans)
@@ -268,4 +273,13 @@ func (z *Sanitizer) windowHot(tail, text, right []byte, cold bool) bool {
 	w := concat(concat(tail[max(0, len(tail)-edge):], text), right)
 	f := z.filterFor(w, false)
 	return !f.empty() || hasB64Run(w)
+}
+
+func allTokenBytes(b []byte) bool {
+	for _, c := range b {
+		if !isTokenByte(c) {
+			return false
+		}
+	}
+	return true
 }
