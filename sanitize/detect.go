@@ -93,6 +93,15 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 		if r.pre != nil && !r.pre(text, occ) {
 			continue
 		}
+		if r.find != nil {
+			if s, e, ok := r.find(text, occ); ok && s >= covered {
+				if v := text[s:e]; !z.allowed(v) {
+					dst = append(dst, span{s, e, r.name, z.placeholder(r.name, v), nil})
+				}
+				covered = e
+			}
+			continue
+		}
 		ws := max(0, occ-r.before)
 		runEnd := len(text)
 		if r.run {

@@ -32,8 +32,12 @@ type glAllowData struct {
 // glRule is a compiled gitleaks rule.
 type glRule struct {
 	*glRuleData
-	re    *regexp.Regexp
-	allow []glAllow
+	re *regexp.Regexp
+	// anchored is re matching only at the start of its input, for rules whose
+	// matches start with one of their prefixes: each occurrence is tried once, where
+	// the prefilter found it, not at every position after it.
+	anchored *regexp.Regexp
+	allow    []glAllow
 }
 
 type glAllow struct {
@@ -49,6 +53,9 @@ var gitleaksRules = sync.OnceValue(func() []*glRule {
 	for i := range gitleaksRuleData {
 		d := &gitleaksRuleData[i]
 		r := &glRule{glRuleData: d, re: regexp.MustCompile(d.regex)}
+		if len(d.prefixes) > 0 {
+			r.anchored = regexp.MustCompile(`^(?:` + d.regex + `)`)
+		}
 		for _, a := range d.allow {
 			r.allow = append(r.allow, compileAllow(a))
 		}
@@ -119,6 +126,9 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 	for _, h := range f.glHits {
 		p := f.pre.pats[h.id]
 		r := rules[p.idx]
+		if r.id == "private-key" {
+			continue // the project's private-key rule finds a superset of its matches
+		}
 		occ := h.end - f.base - len(p.lit)
 		if occ < 0 || occ+len(p.lit) > len(text) {
 			continue
@@ -157,7 +167,15 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 		for we < len(text) && we < occ+8*glAfter && !isSpaceByte(text[we]) {
 			we++
 		}
-		for _, m := range r.re.FindAllSubmatchIndex(text[ws:we], -1) {
+		var ms [][]int
+		if r.anchored != nil {
+			if m := r.anchored.FindSubmatchIndex(text[ws:we]); m != nil {
+				ms = [][]int{m}
+			}
+		} else {
+			ms = r.re.FindAllSubmatchIndex(text[ws:we], -1)
+		}
+		for _, m := range ms {
 			s, e := m[0], m[1]
 			if r.secretGroup > 0 && 2*r.secretGroup+1 < len(m) {
 				s, e = m[2*r.secretGroup], m[2*r.secretGroup+1]
@@ -189,6 +207,9 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 func (z *Sanitizer) glAllowed(r *glRule, secret, match, line []byte) bool {
 	if isPlaceholder(secret) || isPlaceholderValue(secret, r.kind(secret)) || z.allowed(secret) {
 		return true
+	}
+	if r.id == "private-key" {
+		return false // no allowlist has a key block in mind; their expressions would read all of it
 	}
 	g := gitleaksGlobal()
 	if g.allowed(secret, match, line) {

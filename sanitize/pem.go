@@ -117,3 +117,87 @@ func onlyPlaceholders(b []byte) bool {
 	}
 	return true
 }
+
+// pemKeyAt matches the private key block whose "PRIVATE KEY" (any case) is at
+// text[i:]: from its "-----BEGIN" (at most 100 header characters before, letters,
+// digits, spaces, '_' and '-') through " BLOCK"? and "-----", to the end of the
+// first END line of the same shape after it, or to the end of text when none follows
+// (the rest of the key is in a later delta or line).
+func pemKeyAt(text []byte, i int) (s, e int, ok bool) {
+	const lit = len("PRIVATE KEY")
+	lo := max(0, i-110)
+	b := -1
+	for w := text[lo:i]; ; {
+		k := bytes.LastIndex(w, dashes)
+		if k < 0 {
+			return 0, 0, false
+		}
+		if foldHasPrefix(w[k:], "-----begin") {
+			b = lo + k + 10
+			break
+		}
+		w = w[:k]
+	}
+	for _, c := range text[b:i] {
+		if !isPEMHeaderByte(c) {
+			return 0, 0, false
+		}
+	}
+	h, ok := pemHeaderEnd(text, i+lit)
+	if !ok {
+		return 0, 0, false
+	}
+	for from := h; ; {
+		k := indexFold(text[from:], "-----end")
+		if k < 0 {
+			return b - 10, len(text), true
+		}
+		k += from + len("-----end")
+		j := k
+		for j < len(text) && j-k <= 100 && isPEMHeaderByte(text[j]) && !foldHasPrefix(text[j:], "private key") {
+			j++
+		}
+		if foldHasPrefix(text[j:], "private key") {
+			if end, ok := pemHeaderEnd(text, j+lit); ok {
+				return b - 10, end, true
+			}
+		}
+		from = k
+	}
+}
+
+// pemHeaderEnd reads an optional " BLOCK" and the closing "-----" at text[i:].
+func pemHeaderEnd(text []byte, i int) (int, bool) {
+	if foldHasPrefix(text[i:], " block") {
+		i += len(" block")
+	}
+	if !bytes.HasPrefix(text[i:], dashes) {
+		return 0, false
+	}
+	return i + len(dashes), true
+}
+
+func isPEMHeaderByte(c byte) bool {
+	return isAlnum(c) || c == ' ' || c == '_' || c == '-'
+}
+
+// foldHasPrefix reports whether b starts with lower (ASCII, any case).
+func foldHasPrefix(b []byte, lower string) bool {
+	return len(b) >= len(lower) && equalFold(b[:len(lower)], lower)
+}
+
+// indexFold is the index of lower (ASCII, any case) in b, or -1; lower starts with
+// a byte that has no case ('-').
+func indexFold(b []byte, lower string) int {
+	for off := 0; ; {
+		k := bytes.Index(b[off:], []byte(lower[:5]))
+		if k < 0 {
+			return -1
+		}
+		k += off
+		if foldHasPrefix(b[k:], lower) {
+			return k
+		}
+		off = k + 1
+	}
+}

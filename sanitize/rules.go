@@ -31,6 +31,8 @@ type shapeRule struct {
 	// pre, when set, rules out an occurrence of a literal (at text[i:]) cheaply,
 	// before any expression runs.
 	pre func(text []byte, i int) bool
+	// find, when set, replaces re: the match around the literal at text[i:].
+	find func(text []byte, i int) (s, e int, ok bool)
 }
 
 // kind is what the rule's values are, for placeholder checks.
@@ -70,8 +72,10 @@ var shapeRules = []*shapeRule{
 		re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})`)},
 	{name: "aws-access-key-id", run: true, word: true, before: 0, after: 24, lits: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 		re: regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`)},
-	{name: "private-key", before: 56, after: 1024, lits: []string{"PRIVATE KEY"},
-		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\z)`)},
+	// A PEM or armored private key block, BEGIN line to END line (or to the end of
+	// the text), matched by hand (pemKeyAt): the header as gitleaks' private-key rule
+	// reads it, any case; a regular expression would read a long key several times.
+	{name: "private-key", lower: []string{"private key"}, find: pemKeyAt},
 	{name: "slack-token", run: true, word: true, before: 0, after: 64, lits: []string{"xox"},
 		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
 	{name: "slack-webhook", before: 8, after: 64, lits: []string{"hooks.slack.com/"},

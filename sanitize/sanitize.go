@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"regexp"
 	"slices"
 	"sort"
@@ -72,6 +73,9 @@ type Sanitizer struct {
 	// maps), built once (see guardSanitizer).
 	guardOnce            sync.Once
 	guardSan, guardGuard prefilter
+
+	// macs pools the placeholder HMACs (keyed by key).
+	macs sync.Pool
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
@@ -191,9 +195,15 @@ func (z *Sanitizer) Salted() bool { return z.salted }
 
 // placeholder names what was removed, keyed so it cannot confirm a guessed secret.
 func (z *Sanitizer) placeholder(rule string, value []byte) string {
-	mac := hmac.New(sha256.New, z.key)
+	mac, _ := z.macs.Get().(hash.Hash)
+	if mac == nil {
+		mac = hmac.New(sha256.New, z.key)
+	}
+	mac.Reset()
 	mac.Write(value)
-	sum := mac.Sum(nil)
+	var buf [sha256.Size]byte
+	sum := mac.Sum(buf[:0])
+	z.macs.Put(mac)
 	return "<redacted:" + rule + ":" + hex.EncodeToString(sum[:3]) + ">"
 }
 

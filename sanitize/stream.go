@@ -208,14 +208,9 @@ func (z *Sanitizer) windowSpans(left, text, right []byte) []span {
 	}
 	if n <= 2*tailLen {
 		w := concat(concat(left, text), right)
-		spans, hot := z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
-		if hot {
-			// What the text alone shows is found too, as the leak guard (which reads a
-			// delta alone) would: the window may show it as the start of a longer value
-			// that is no secret (a key-shaped start whose next delta is a run of zeros
-			// is a placeholder as a whole), and the guard would then refuse the file.
-			spans, _ = z.spansIn(text, 0, n, all, spans)
-		}
+		// The guard reads the delta in the same window (of the sanitized stream): what
+		// the window shows is what both see.
+		spans, _ := z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
 		return spans
 	}
 	spans, _ := z.spansIn(text, 0, n, all, nil)
