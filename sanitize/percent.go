@@ -1,5 +1,7 @@
 package sanitize
 
+import "bytes"
+
 // Percent-encoding hides a secret's structure from the rules: a PEM block in a URL
 // (-----BEGIN%20OPENSSH%20PRIVATE%20KEY-----%0A...), a token after %3D, which has
 // no word boundary before it. A run of text holding percent escapes is decoded and
@@ -8,14 +10,19 @@ package sanitize
 // hasPercentEscape reports whether b holds a %XX escape of a byte that is not a
 // letter or digit (only those change what the rules see).
 func hasPercentEscape(b []byte) bool {
-	for i := 0; i+2 < len(b); i++ {
-		if b[i] == '%' {
-			if v, ok := unhex2(b[i+1], b[i+2]); ok && !isAlnum(v) {
-				return true
-			}
+	for i := 0; ; i++ {
+		k := bytes.IndexByte(b[i:], '%')
+		if k < 0 {
+			return false
+		}
+		i += k
+		if i+2 >= len(b) {
+			return false
+		}
+		if v, ok := unhex2(b[i+1], b[i+2]); ok && !isAlnum(v) {
+			return true
 		}
 	}
-	return false
 }
 
 func unhex(c byte) (byte, bool) {
