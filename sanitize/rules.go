@@ -137,7 +137,7 @@ var shapeRules = []*shapeRule{
 		re:     regexp.MustCompile(`u\+[A-Za-z0-9_-]{18,20}\b`),
 		accept: func(v []byte) bool { return hasDigit(v) && hasUpper(v) && hasLower(v[2:]) }},
 	{name: "okta-token", run: true, word: true, after: 48, lits: []string{"00"}, pre: tokenAtLeast(42),
-		re:     regexp.MustCompile(`(00[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|\z)`), group: 1,
+		re: regexp.MustCompile(`(00[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|\z)`), group: 1,
 		accept: func(v []byte) bool { return hasDigit(v[2:]) && hasUpper(v) && hasLower(v) }},
 	{name: "airtable-token", run: true, word: true, after: 96, lits: []string{"pat"}, pre: func(text []byte, i int) bool { return i+17 < len(text) && text[i+17] == '.' },
 		re: regexp.MustCompile(`pat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`)},
