@@ -134,6 +134,19 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	case st.hot || hot:
 		spans = z.windowSpans(st.tail, v.head, right)
 	}
+	if !partial {
+		// A key block begun in the stream's past (its BEGIN line cut by the delta's
+		// start) runs to its END line, not to where a window around the junction ends.
+		for i := range spans {
+			if sp := &spans[i]; sp.rule == "private-key" && sp.start == 0 {
+				e := pemEnd(v.head)
+				if e < 0 {
+					e = v.n
+				}
+				sp.end = max(sp.end, e)
+			}
+		}
+	}
 	if st.pem {
 		// A block opened in an earlier delta: everything up to its END line is key.
 		// (Never partial: ends reads the whole text then.)

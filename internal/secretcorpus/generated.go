@@ -261,7 +261,8 @@ func GenCases(keys map[string]string) []GenCase {
 	heroku := fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", cut.Uint32(), cut.UintN(1<<16), cut.UintN(1<<16), cut.UintN(1<<16), cut.Uint64()&(1<<48-1))
 	hs := GenSecret{Kind: "heroku-cli-token", Generator: "format", Text: heroku, Pieces: pieces(heroku)}
 	out = append(out, GenCase{Kind: hs.Kind, Placement: "cross-field", Secret: &hs, Frames: []Frame{s2c(itemCompleted("x-heroku", "heroku auth:token", heroku+"\n"))}})
-	out = append(out, GenCase{Kind: "near-uuidgen", Placement: "cross-field", Keep: heroku, Frames: []Frame{s2c(itemCompleted("x-uuidgen", "uuidgen", heroku+"\n"))}})
+	uuid := fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", cut.Uint32(), cut.UintN(1<<16), cut.UintN(1<<16), cut.UintN(1<<16), cut.Uint64()&(1<<48-1))
+	out = append(out, GenCase{Kind: "near-uuidgen", Placement: "cross-field", Keep: uuid, Frames: []Frame{s2c(itemCompleted("x-uuidgen", "uuidgen", uuid+"\n"))}})
 	for i, n := range GenNegatives() {
 		for _, p := range []string{"output", "aggregated", "stderr-lines", "error-message"} {
 			id := fmt.Sprintf("n%d-%s", i, p)

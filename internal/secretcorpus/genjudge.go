@@ -182,3 +182,100 @@ func isB64Line(l string) bool {
 	}
 	return true
 }
+
+// JudgeGenFile judges a whole recording made from the frames of cases in any order
+// (record -- CMD echoing them): it returns, per secret case, where a piece survived
+// anywhere in the file (in the same views as JudgeGen, with deltas joined per stream
+// and stderr lines joined), and per near miss whether one of its frames is missing
+// from the file as it was sent (its message embedded byte for byte, or its text line
+// as a JSON string).
+func JudgeGenFile(recording []byte, cases []GenCase) (leaks map[int]string, falsePositives map[int]bool) {
+	var strs []string
+	streams := map[string]*strings.Builder{}
+	appendTo := func(k, s string) {
+		b := streams[k]
+		if b == nil {
+			b = &strings.Builder{}
+			streams[k] = b
+		}
+		b.WriteString(s)
+	}
+	for _, line := range bytes.Split(recording, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var v any
+		if json.Unmarshal(line, &v) == nil {
+			collect(v, &strs)
+		}
+		var f recordedFrame
+		if json.Unmarshal(line, &f) != nil || f.Type != "frame" {
+			continue
+		}
+		if f.Raw != nil {
+			appendTo(f.Dir+"/text", *f.Raw+"\n")
+		}
+		var m struct {
+			Params struct {
+				ItemID, ProcessID, Stream string
+				Delta, DeltaBase64        *string
+			}
+		}
+		if json.Unmarshal(f.Msg, &m) != nil {
+			continue
+		}
+		p := m.Params
+		switch {
+		case p.Delta != nil:
+			appendTo(f.Dir+"/"+p.ItemID, *p.Delta)
+		case p.DeltaBase64 != nil:
+			d, _ := base64.StdEncoding.DecodeString(*p.DeltaBase64)
+			appendTo(f.Dir+"/"+p.ProcessID+"/"+p.Stream, string(d))
+		}
+	}
+	for _, b := range streams {
+		strs = append(strs, b.String())
+	}
+	hay := decodedViews(strs, 2)
+	// Every piece is looked for in one pass over the views: pieces by their first 8
+	// bytes.
+	type want struct {
+		c     int
+		piece string
+	}
+	byPrefix := map[string][]want{}
+	for i, c := range cases {
+		if c.Secret == nil {
+			continue
+		}
+		for _, p := range c.Secret.Pieces {
+			byPrefix[p[:8]] = append(byPrefix[p[:8]], want{i, p})
+		}
+	}
+	leaks = map[int]string{}
+	for _, h := range hay {
+		for k := 0; k+8 <= len(h); k++ {
+			for _, w := range byPrefix[h[k:k+8]] {
+				if _, done := leaks[w.c]; !done && strings.HasPrefix(h[k:], w.piece) {
+					leaks[w.c] = "piece " + Mask(w.piece)
+				}
+			}
+		}
+	}
+	falsePositives = map[int]bool{}
+	for i, c := range cases {
+		if c.Secret != nil {
+			continue
+		}
+		for _, f := range c.Frames {
+			form := []byte(f.Line)
+			if !json.Valid(form) {
+				form = []byte(jsonString(f.Line))
+			}
+			if !bytes.Contains(recording, form) {
+				falsePositives[i] = true
+			}
+		}
+	}
+	return leaks, falsePositives
+}
