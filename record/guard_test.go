@@ -16,11 +16,12 @@ import (
 	"github.com/codexrec/codexrec/schema"
 )
 
-// TestGuardQuarantinesWhatItCannotRedact: a known secret that only the raw line
-// shows (it spans two JSON strings, so no string holds it) cannot be redacted where
-// it is: the recording is not published but kept, 0600, as NAME.quarantine, and the
-// error says where. A second such session does not clobber the first quarantine.
-func TestGuardQuarantinesWhatItCannotRedact(t *testing.T) {
+// TestGuardRedactsWhatItCannotLocate: a known secret that only the raw line shows
+// (it spans two JSON strings, so no string holds it) cannot be redacted at a span of
+// its own: every string value of that frame is redacted whole, the finding says so,
+// and the recording is still published (a *sanitize.RedactedError), with no
+// quarantine and no temporary file left.
+func TestGuardRedactsWhatItCannotLocate(t *testing.T) {
 	const secret = `token1234","x":"rest5678`
 	z, err := sanitize.New(sanitize.Options{Secrets: []sanitize.Secret{{Name: "T", Value: secret}}})
 	if err != nil {
@@ -28,29 +29,39 @@ func TestGuardQuarantinesWhatItCannotRedact(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
-	for i, want := range []string{path + ".quarantine", path + ".1.quarantine"} {
-		s := &record.Session{Guard: z}
-		if err := s.Create(path, recorder.Header{}, recorder.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		_, err = s.Serve(nil, echo(t), strings.NewReader(`{"method":"m","params":{"k":"token1234","x":"rest5678"}}`+"\n"), io.Discard)
-		var le *sanitize.LeakError
-		if !errors.As(err, &le) {
-			t.Fatalf("session %d: err = %v, want a *sanitize.LeakError", i, err)
-		}
-		if le.Quarantine != want || !strings.Contains(err.Error(), want) {
-			t.Errorf("session %d: quarantine %q, want %q; error: %v", i, le.Quarantine, want, err)
-		}
-		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("session %d: published anyway: %v", i, err)
-		}
-		info, err := os.Stat(want)
-		if err != nil || info.Mode().Perm() != 0o600 {
-			t.Errorf("session %d: quarantine %v, %v: want a 0600 file", i, info, err)
+	s := &record.Session{Guard: z}
+	if err := s.Create(path, recorder.Header{}, recorder.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Serve(nil, echo(t), strings.NewReader(`{"method":"m","params":{"k":"token1234","x":"rest5678"}}`+"\n"), io.Discard)
+	var re *sanitize.RedactedError
+	if !errors.As(err, &re) {
+		t.Fatalf("err = %v, want a *sanitize.RedactedError", err)
+	}
+	whole := 0
+	for _, l := range re.Leaks {
+		if l.Whole {
+			whole++
 		}
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
-		t.Errorf("files: %v, want the two quarantines only (no temporary left)", ents)
+	if whole == 0 || !strings.Contains(err.Error(), "not located") {
+		t.Errorf("no finding says its frame was redacted whole: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("not published: %v", err)
+	}
+	if strings.Contains(string(data), "token1234") || strings.Contains(string(data), "rest5678") {
+		t.Errorf("the secret's parts survive:\n%s", data)
+	}
+	if !strings.Contains(string(data), `"type":"frame"`) || !strings.Contains(string(data), "<redacted:guard-unlocated:") {
+		t.Errorf("the frame is not kept with its strings redacted:\n%s", data)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("recording %v, %v: want a 0600 file", info, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("files: %v, want the recording only (no quarantine, no temporary)", ents)
 	}
 }
 

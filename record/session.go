@@ -31,9 +31,12 @@ type Session struct {
 	Sanitizer *sanitize.Sanitizer
 	// Guard, when set, runs the leak guard on the finished recording before it is
 	// published: whatever secret it finds is redacted in place and the recording is
-	// published (Finish then returns a *sanitize.RedactedError); only what it cannot
-	// redact keeps it from being published (a *sanitize.LeakError), and the file is
-	// then kept as NAME.quarantine (0600).
+	// published (Finish then returns a *sanitize.RedactedError). A finding it cannot
+	// locate at a span has its frame's string values redacted whole, and the
+	// recording is still published. Only if its detectors still found something
+	// after that (a last resort that the guard's passes leave no way to) is it not
+	// published (a *sanitize.LeakError), and the file is then kept as
+	// NAME.quarantine (0600).
 	Guard *sanitize.Sanitizer
 	// SecretNames names the variables behind the sanitizer's known secrets, for the
 	// header (never their values).

@@ -57,11 +57,13 @@ func nextB64Run(b []byte, i int) (s, e int) {
 		for j < len(b) && b64Class[b[j]] != 0 {
 			j++
 		}
+		j = wrappedEnd(b, st, j)
 		if n := j - st; n >= minB64Run && n <= maxB64Run {
 			var seen uint8
 			for _, c := range b[st:j] {
 				seen |= b64Class[c]
 			}
+			seen &= 7
 			if seen&7 == 7 {
 				return st, j
 			}
@@ -69,6 +71,63 @@ func nextB64Run(b []byte, i int) (s, e int) {
 		i = j
 	}
 	return -1, -1
+}
+
+// minWrap is the shortest line of wrapped base64 joined with the next (base64 -w,
+// openssl base64 and PEM wrap at 60, 64 or 76).
+const minWrap = 40
+
+// wrappedEnd extends the run b[st:j] across line breaks (a newline, or the \n
+// escape of raw JSON content) while it is wrapped base64: each line as long as the
+// first (at least minWrap, a multiple of 4), the last one not longer. It returns the
+// run's new end (j when it is not wrapped).
+func wrappedEnd(b []byte, st, j int) int {
+	width := j - st
+	if width < minWrap || width%4 != 0 {
+		return j
+	}
+	for {
+		k := j
+		switch {
+		case k+1 < len(b) && b[k] == '\\' && b[k+1] == 'n':
+			k += 2
+		case k < len(b) && b[k] == '\n':
+			k++
+		default:
+			return j
+		}
+		e := k
+		for e < len(b) && b64Class[b[e]] != 0 && e-k <= width {
+			e++
+		}
+		n := e - k
+		if n == 0 || n > width || e < len(b) && !(b[e] == '\n' || b[e] == '\\' || b[e] == '\r' || b[e] == '"') {
+			return j // not a line of base64 alone
+		}
+		j = e
+		if n < width {
+			return j // the last line
+		}
+	}
+}
+
+// joinWrapped returns a run of wrapped base64 without its line breaks (run itself
+// when it has none).
+func joinWrapped(run []byte) []byte {
+	if !bytes.ContainsAny(run, "\n\\") {
+		return run
+	}
+	out := make([]byte, 0, len(run))
+	for i := 0; i < len(run); i++ {
+		switch {
+		case run[i] == '\n':
+		case run[i] == '\\' && i+1 < len(run) && run[i+1] == 'n':
+			i++
+		default:
+			out = append(out, run[i])
+		}
+	}
+	return out
 }
 
 // hasB64Run reports whether b holds a candidate run at all (one pass, no decoding).
@@ -120,10 +179,12 @@ func (z *Sanitizer) base64Spans(text []byte, spans []span, guard bool, depth int
 			break
 		}
 		i = e
-		if covered(spans[:base], s, e) {
+		// A run partly covered is decoded still when it is wrapped (a rule may see
+		// its first line only).
+		if covered(spans[:base], s, e) && (!bytes.ContainsAny(text[s:e], "\n\\") || within(spans[:base], s, e)) {
 			continue
 		}
-		dec := decodeB64Text(text[s:e])
+		dec := decodeB64Text(joinWrapped(text[s:e]))
 		if dec == nil {
 			continue
 		}
@@ -141,6 +202,16 @@ func (z *Sanitizer) base64Spans(text []byte, spans []span, guard bool, depth int
 		return resolve(spans, 0)
 	}
 	return spans
+}
+
+// within reports whether [s, e) lies inside one of spans.
+func within(spans []span, s, e int) bool {
+	for _, sp := range spans {
+		if sp.start <= s && e <= sp.end {
+			return true
+		}
+	}
+	return false
 }
 
 // covered reports whether [s, e) overlaps one of spans.

@@ -23,6 +23,11 @@ func nextB64RunByByte(b []byte, i int) (s, e int) {
 			seen |= k
 			j++
 		}
+		// Wrapped base64 goes on across line breaks (wrappedEnd is the spec).
+		j = wrappedEnd(b, i, j)
+		for _, c := range b[i:j] {
+			seen |= b64Class[c]
+		}
 		if n := j - i; n >= minB64Run && n <= maxB64Run && seen&7 == 7 {
 			return i, j
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,7 +179,15 @@ func TestNoFalsePositivesOnRealTraffic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, _ := filepath.Glob(filepath.Join(root, "fixtures", "hermetic", "*", "*.jsonl"))
+		// Every committed recording under fixtures/ (hermetic captures, WebSocket ones
+		// in ws/, any other).
+		var files []string
+		filepath.WalkDir(filepath.Join(root, "fixtures"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				files = append(files, p)
+			}
+			return nil
+		})
 		if len(files) == 0 {
 			t.Fatal("no fixtures/hermetic recordings (committed; make fixtures writes them)")
 		}

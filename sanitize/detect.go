@@ -18,10 +18,13 @@ type span struct {
 
 // find returns the non-overlapping spans of text to replace, in order.
 func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span {
-	if f.empty() {
-		return dst
-	}
 	base := len(dst)
+	if hasPercentEscape(text) {
+		dst = z.percentSpans(text, dst, guard)
+	}
+	if f.empty() {
+		return resolve(dst, base)
+	}
 	for _, i := range f.secrets {
 		repl := ""
 		forms := z.needles[i]
@@ -90,6 +93,15 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 		if r.pre != nil && !r.pre(text, occ) {
 			continue
 		}
+		if r.find != nil {
+			if s, e, ok := r.find(text, occ); ok && s >= covered {
+				if v := text[s:e]; !z.allowed(v) {
+					dst = append(dst, span{s, e, r.name, z.placeholder(r.name, v), nil})
+				}
+				covered = e
+			}
+			continue
+		}
 		ws := max(0, occ-r.before)
 		runEnd := len(text)
 		if r.run {
@@ -117,7 +129,7 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 					continue
 				}
 				v := text[ws+s : ws+e]
-				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v) {
+				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v, r.kind()) {
 					continue
 				}
 				if r.name == "url-credentials" && ws+e < len(text) && text[ws+e] == '@' && isPlaceholderPassword(v, urlHost(text[ws+e+1:])) {

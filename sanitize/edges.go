@@ -96,6 +96,27 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, v view, spans []span) []span {
 			}
 		}
 	}
+	// gitleaks' rules whose matches start with a fixed prefix (npm_, glpat-...).
+	if z.gitleaks && start < len(tail) {
+		low := bytes.ToLower(tail[start:])
+		for _, r := range gitleaksRules() {
+			for _, lit := range r.prefixes {
+				if len(lit) < 3 {
+					continue
+				}
+				i := bytes.Index(tail[start:], []byte(lit))
+				if r.prefixFold {
+					i = bytes.Index(low, bytes.ToLower([]byte(lit)))
+				}
+				if i >= 0 {
+					i += start
+					if wordStart(tail, i) && !(i+off == lead && lead > 0) && (best < 0 || i < best) {
+						best, bestRule = i, r.id
+					}
+				}
+			}
+		}
+	}
 	if best < 0 {
 		return spans
 	}

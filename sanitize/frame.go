@@ -25,6 +25,10 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		spans []span
 		w     walker
 	)
+	// cmdHits are gitleaks' keywords in the "command" of the object being walked
+	// (context for its output, see crossFieldSpans), cmdDepth its depth.
+	var cmdHits []hit
+	cmdDepth := -1
 	stream, streamKnown := "", false
 	streamOf := func() string {
 		if !streamKnown {
@@ -41,11 +45,42 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		spans = spans[:0]
 		src := raw // what the spans' offsets index
 
+		if cmdDepth >= 0 && len(w.stack) < cmdDepth {
+			cmdHits, cmdDepth = cmdHits[:0], -1 // left the object
+		}
+		var ctx []hit
+		if !t.isKey && len(lineFilter.glHits) > 0 {
+			switch key := string(w.memberKey()); {
+			case key == "command" || string(w.parentKey()) == "command" && w.top().array:
+				d := len(w.stack)
+				if key != "command" {
+					d--
+				}
+				if d != cmdDepth {
+					cmdHits = cmdHits[:0]
+				}
+				cmdHits, cmdDepth = append(cmdHits, lineFilter.within(t.start, t.end).glHits...), d
+			case len(cmdHits) > 0 && len(w.stack) == cmdDepth && isOutputKey(key):
+				ctx = cmdHits
+			}
+		}
 		var rule string
 		if !t.isKey && fields {
 			rule = z.fieldRuleOf(&w, secretAnswers)
 		}
 		switch {
+		case z.textFrames && !t.isKey && len(w.stack) == 1 && string(w.memberKey()) == "raw" && isTextFrame(b):
+			// A recorded stderr or raw line: the text stream, as the sanitizer saw it.
+			text := raw
+			if t.escaped {
+				text, _ = unescape(raw, nil)
+			}
+			src = text
+			f := z.filterFor(text, false).text()
+			spans = z.textStream(text, &f, spans)
+			if len(spans) > 0 {
+				edits = rawSpans(raw, spans)
+			}
 		case rule != "":
 			if len(raw) == 0 || isPlaceholder(raw) {
 				return
@@ -82,6 +117,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			spans = z.find(text, &f, spans, false)
 			if !t.isKey {
 				spans = z.base64Spans(text, spans, false, 0)
+				spans = resolve(z.crossFieldSpans(text, ctx, lineFilter.pre, &f, spans), 0)
 			}
 			if len(spans) > 0 {
 				edits = rawSpans(raw, spans)
@@ -93,6 +129,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			spans = z.find(raw, &f, spans, false)
 			if !t.isKey {
 				spans = z.base64Spans(raw, spans, false, 0)
+				spans = z.crossFieldSpans(raw, ctx, lineFilter.pre, &f, spans)
 			}
 			if len(spans) > 0 {
 				alignEscapes(raw, spans)
@@ -137,6 +174,26 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		return nil, reds
 	}
 	return append(out, b[last:]...), reds
+}
+
+// isOutputKey names the members holding a command's output, read with the command's
+// words as context.
+func isOutputKey(k string) bool {
+	switch k {
+	case "aggregatedOutput", "formattedOutput", "output", "stdout", "stderr":
+		return true
+	}
+	return false
+}
+
+// isTextFrame reports whether a recording line is a frame of the text stream: a
+// stderr line, or a line that was not JSON (kind raw, its text in "raw").
+func isTextFrame(b []byte) bool {
+	if !bytes.Contains(b, []byte(`"raw"`)) {
+		return false
+	}
+	r := gjson.GetManyBytes(b, "type", "dir", "kind", "msg")
+	return r[0].Str == "frame" && (r[1].Str == "stderr" || r[2].Str == "raw" && !r[3].Exists())
 }
 
 // fieldRuleOf names the rule that makes the whole current string value a secret by

@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -31,8 +32,12 @@ type glAllowData struct {
 // glRule is a compiled gitleaks rule.
 type glRule struct {
 	*glRuleData
-	re    *regexp.Regexp
-	allow []glAllow
+	re *regexp.Regexp
+	// anchored is re matching only at the start of its input, for rules whose
+	// matches start with one of their prefixes: each occurrence is tried once, where
+	// the prefilter found it, not at every position after it.
+	anchored *regexp.Regexp
+	allow    []glAllow
 }
 
 type glAllow struct {
@@ -48,6 +53,9 @@ var gitleaksRules = sync.OnceValue(func() []*glRule {
 	for i := range gitleaksRuleData {
 		d := &gitleaksRuleData[i]
 		r := &glRule{glRuleData: d, re: regexp.MustCompile(d.regex)}
+		if len(d.prefixes) > 0 {
+			r.anchored = regexp.MustCompile(`^(?:` + d.regex + `)`)
+		}
 		for _, a := range d.allow {
 			r.allow = append(r.allow, compileAllow(a))
 		}
@@ -118,6 +126,9 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 	for _, h := range f.glHits {
 		p := f.pre.pats[h.id]
 		r := rules[p.idx]
+		if r.id == "private-key" {
+			continue // the project's private-key rule finds a superset of its matches
+		}
 		occ := h.end - f.base - len(p.lit)
 		if occ < 0 || occ+len(p.lit) > len(text) {
 			continue
@@ -156,7 +167,15 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 		for we < len(text) && we < occ+8*glAfter && !isSpaceByte(text[we]) {
 			we++
 		}
-		for _, m := range r.re.FindAllSubmatchIndex(text[ws:we], -1) {
+		var ms [][]int
+		if r.anchored != nil {
+			if m := r.anchored.FindSubmatchIndex(text[ws:we]); m != nil {
+				ms = [][]int{m}
+			}
+		} else {
+			ms = r.re.FindAllSubmatchIndex(text[ws:we], -1)
+		}
+		for _, m := range ms {
 			s, e := m[0], m[1]
 			if r.secretGroup > 0 && 2*r.secretGroup+1 < len(m) {
 				s, e = m[2*r.secretGroup], m[2*r.secretGroup+1]
@@ -186,8 +205,11 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 }
 
 func (z *Sanitizer) glAllowed(r *glRule, secret, match, line []byte) bool {
-	if isPlaceholder(secret) || isPlaceholderValue(secret) || z.allowed(secret) {
+	if isPlaceholder(secret) || isPlaceholderValue(secret, r.kind(secret)) || z.allowed(secret) {
 		return true
+	}
+	if r.id == "private-key" {
+		return false // no allowlist has a key block in mind; their expressions would read all of it
 	}
 	g := gitleaksGlobal()
 	if g.allowed(secret, match, line) {
@@ -201,6 +223,21 @@ func (z *Sanitizer) glAllowed(r *glRule, secret, match, line []byte) bool {
 	return false
 }
 
+// kind is what a secret the rule found is, for placeholder checks: prefixed when
+// it starts with one of the rule's prefixes (which may instead begin the match only,
+// as curl's -u).
+func (r *glRule) kind(secret []byte) valueKind {
+	if r.id == "private-key" {
+		return pem
+	}
+	for _, p := range r.prefixes {
+		if len(secret) > len(p) && equalFold(secret[:len(p)], strings.ToLower(p)) {
+			return prefixed
+		}
+	}
+	return generic
+}
+
 func lineAround(text []byte, s, e int) []byte {
 	ls := bytes.LastIndexByte(text[:s], '\n') + 1
 	le := bytes.IndexByte(text[e:], '\n')
@@ -212,4 +249,52 @@ func lineAround(text []byte, s, e int) []byte {
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// crossFieldSpans adds to dst what gitleaks' context rules (those that need a
+// provider's name before the value) find in text, a command's output in a JSON
+// frame, when the name occurs in the command (ctx, the prefilter's hits in the
+// "command" member of the same object) but not in text: `heroku auth:token` and
+// the token in "aggregatedOutput". text is read as if it followed "NAME=". own is
+// the filter of text itself. The sanitizer and the guard both call it on the
+// strings of a frame, so they agree.
+func (z *Sanitizer) crossFieldSpans(text []byte, ctx []hit, pre *prefilter, own *filter, dst []span) []span {
+	if len(ctx) == 0 || len(text) == 0 {
+		return dst
+	}
+	rules := gitleaksRules()
+	var done []int
+	for _, h := range ctx {
+		p := pre.pats[h.id]
+		if p.kind != patGitleaks || slices.Contains(done, p.idx) {
+			continue
+		}
+		done = append(done, p.idx)
+		r := rules[p.idx]
+		if len(r.prefixes) > 0 || slices.ContainsFunc(own.glHits, func(o hit) bool { return own.pre.pats[o.id].idx == p.idx }) {
+			continue
+		}
+		prefix := r.keywords[0] + "="
+		view := append([]byte(prefix), text[:min(len(text), glAfter)]...)
+		for _, m := range r.re.FindAllSubmatchIndex(view, -1) {
+			s, e := -1, -1
+			if r.secretGroup > 0 && 2*r.secretGroup+1 < len(m) {
+				s, e = m[2*r.secretGroup], m[2*r.secretGroup+1]
+			} else if len(m) >= 4 {
+				s, e = m[2], m[3]
+			}
+			if s < len(prefix) || e <= s {
+				continue
+			}
+			secret := view[s:e]
+			if r.entropy != 0 && entropy(secret) <= r.entropy {
+				continue
+			}
+			if z.glAllowed(r, secret, view[m[0]:m[1]], lineAround(view, s, e)) {
+				continue
+			}
+			dst = append(dst, span{s - len(prefix), e - len(prefix), r.id, z.placeholder(r.id, secret), nil})
+		}
+	}
+	return dst
 }

@@ -25,6 +25,9 @@ type Leak struct {
 	Seq     int64  // the frame the line is or annotates; 0 for the header, trailer or a non-recording line
 	Pointer string // RFC 6901 pointer into the line's JSON; "" for a text line
 	Preview string // e.g. "sk-p…(51 chars)"
+	// Whole: the finding could not be located at a span of its own, so every string
+	// value of its line was replaced.
+	Whole bool
 }
 
 func (l Leak) String() string {
@@ -36,7 +39,11 @@ func (l Leak) String() string {
 	if ptr == "" {
 		ptr = "(line)"
 	}
-	return EscapeTerminal(fmt.Sprintf("%s  %s  %s  %s", l.Rule, where, ptr, l.Preview))
+	whole := ""
+	if l.Whole {
+		whole = "  (not located: every string of the line redacted)"
+	}
+	return EscapeTerminal(fmt.Sprintf("%s  %s  %s  %s%s", l.Rule, where, ptr, l.Preview, whole))
 }
 
 // LeakError lists what the guard found in a file.

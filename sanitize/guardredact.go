@@ -36,7 +36,7 @@ func (e *RedactedError) Unwrap() error { return ErrLeak }
 func (z *Sanitizer) guardSanitizer() *Sanitizer {
 	g := &Sanitizer{
 		key: z.key, salted: z.salted, secrets: z.secrets, needles: z.needles, guards: z.guards,
-		edges: z.edges, allow: z.allow, gitleaks: z.gitleaks,
+		edges: z.edges, allow: z.allow, gitleaks: z.gitleaks, textFrames: true,
 		secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}, streams: map[string]streamState{},
 	}
 	// The prefilters are built once per Sanitizer; each guard run has its own state.
@@ -74,58 +74,125 @@ func (z *Sanitizer) GuardRedact(path string) ([]Leak, error) {
 }
 
 // guardFile runs the guard over f: the detecting pass, and when it finds something
-// the redacting pass, whose lines are spooled to a temporary file and, when rewrite
-// is set, copied back over f's file (opened for writing only then: a clean file may
-// be read-only). It returns what was redacted and what a scan of the result still
-// finds.
+// the redacting passes (see guardPasses), whose lines are spooled to a temporary
+// file beside f and, when rewrite is set, copied back over f's file (opened for
+// writing only then: a clean file may be read-only). It returns what was redacted
+// and what could not be.
 func (z *Sanitizer) guardFile(f *os.File, rewrite bool) (redacted, leaks []Leak, err error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
 	}
-	size := fi.Size()
-	if clean, err := z.nothingToRedact(f, size); err != nil || clean {
-		if err != nil {
-			return nil, nil, err
+	var spools []*fileSpool
+	defer func() {
+		for _, s := range spools {
+			s.f.Close()
+			os.Remove(s.f.Name())
 		}
-		// The usual case: nothing to redact, and the file is scanned as it streams.
-		leaks, err := z.Scan(io.NewSectionReader(f, 0, size))
-		return nil, leaks, err
+	}()
+	newSpool := func() (spool, error) {
+		// Beside the recording: on its file system, not in a /tmp that may be memory.
+		t, err := os.CreateTemp(filepath.Dir(f.Name()), "."+filepath.Base(f.Name())+".guard-*")
+		if err != nil {
+			return nil, err
+		}
+		s := &fileSpool{f: t, w: bufio.NewWriterSize(t, 1<<20)}
+		spools = append(spools, s)
+		return s, nil
 	}
-	// Beside the recording: on its file system, not in a /tmp that may be memory.
-	spool, err := os.CreateTemp(filepath.Dir(f.Name()), "."+filepath.Base(f.Name())+".guard-*")
+	out, n, redacted, leaks, err := z.guardPasses(f, fi.Size(), newSpool)
 	if err != nil {
-		return nil, nil, err
-	}
-	defer os.Remove(spool.Name())
-	defer spool.Close()
-	w := bufio.NewWriterSize(spool, 1<<20)
-	if redacted, err = z.redactLines(f, size, w); err == nil {
-		err = w.Flush()
-	}
-	if err != nil {
-		return redacted, nil, err
-	}
-	out, err := spool.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return redacted, nil, err
+		return redacted, leaks, err
 	}
 	if len(redacted) > 0 && rewrite {
-		if err := copyOver(f.Name(), spool, out); err != nil {
-			return redacted, nil, fmt.Errorf("rewriting: %w", err)
+		if err := copyOver(f.Name(), out, n); err != nil {
+			return redacted, leaks, fmt.Errorf("rewriting: %w", err)
 		}
 	}
-	if len(redacted) == 0 {
-		leaks, err = z.Scan(io.NewSectionReader(f, 0, size))
-	} else {
-		leaks, err = z.Scan(io.NewSectionReader(spool, 0, out))
+	return redacted, leaks, nil
+}
+
+// A spool receives a redacting pass's lines and is read by the next pass.
+type spool interface {
+	io.Writer
+	io.ReaderAt
+	// done flushes what was written and returns its size.
+	done() (int64, error)
+}
+
+type fileSpool struct {
+	f *os.File
+	w *bufio.Writer
+	n int64
+}
+
+func (s *fileSpool) Write(b []byte) (int, error) {
+	n, err := s.w.Write(b)
+	s.n += int64(n)
+	return n, err
+}
+func (s *fileSpool) ReadAt(b []byte, off int64) (int, error) { return s.f.ReadAt(b, off) }
+func (s *fileSpool) done() (int64, error)                    { return s.n, s.w.Flush() }
+
+type memSpool struct{ bytes.Buffer }
+
+func (s *memSpool) ReadAt(b []byte, off int64) (int, error) {
+	return bytes.NewReader(s.Bytes()).ReadAt(b, off)
+}
+func (s *memSpool) done() (int64, error) { return int64(s.Len()), nil }
+
+// guardPasses is the guard on r (size bytes). The detecting pass runs the
+// sanitizer's detectors over every line, the view the sanitizer had (each string
+// decoded, deltas joined per stream with the next frame's start, the text stream
+// of stderr lines). Only when it finds something: the redacting pass writes every
+// line with its findings replaced at their spans; a check pass runs the same
+// detectors over the result; a line in which they still find something (a finding
+// that could not be located at a span of its own) has every string value replaced
+// whole, reported as such, and the result is checked once more. What that last
+// check finds is returned as leaks (the caller must not publish); out is the final
+// content (r itself when nothing was redacted).
+func (z *Sanitizer) guardPasses(r io.ReaderAt, size int64, newSpool func() (spool, error)) (out io.ReaderAt, n int64, redacted, leaks []Leak, err error) {
+	if clean, err := z.nothingToRedact(r, size); err != nil || clean {
+		return r, size, nil, nil, err
 	}
-	return redacted, leaks, err
+	sp, err := newSpool()
+	if err != nil {
+		return r, size, nil, nil, err
+	}
+	if redacted, err = z.redactLines(r, size, sp); err != nil {
+		return r, size, redacted, nil, err
+	}
+	if n, err = sp.done(); err != nil {
+		return r, size, redacted, nil, err
+	}
+	out = sp
+	left, err := z.findingLines(out, n)
+	if err != nil || len(left) == 0 {
+		return out, n, redacted, nil, err
+	}
+	sp2, err := newSpool()
+	if err != nil {
+		return out, n, redacted, nil, err
+	}
+	whole, err := z.redactWhole(out, n, left, sp2)
+	redacted = append(redacted, whole...)
+	if err != nil {
+		return out, n, redacted, nil, err
+	}
+	if n, err = sp2.done(); err != nil {
+		return out, n, redacted, nil, err
+	}
+	out = sp2
+	still, err := z.findingLines(out, n)
+	for _, ls := range still {
+		leaks = append(leaks, ls...)
+	}
+	return out, n, redacted, leaks, err
 }
 
 // copyOver replaces the content of the file at path with the first n bytes of src,
 // in place: the file stays the same (its mode, and the lock its writer holds).
-func copyOver(path string, src *os.File, n int64) error {
+func copyOver(path string, src io.ReaderAt, n int64) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
 		return err
@@ -138,18 +205,21 @@ func copyOver(path string, src *os.File, n int64) error {
 }
 
 // guardData runs the guard on a file's content: the content with every finding
-// redacted, the findings redacted, and what a scan still finds in the result.
+// redacted, the findings redacted, and what could not be.
 func (z *Sanitizer) guardData(data []byte) (out []byte, redacted, leaks []Leak, err error) {
-	var buf bytes.Buffer
-	if redacted, err = z.redactLines(bytes.NewReader(data), int64(len(data)), &buf); err != nil {
-		return nil, nil, nil, err
+	res, n, redacted, leaks, err := z.guardPasses(bytes.NewReader(data), int64(len(data)), func() (spool, error) { return &memSpool{}, nil })
+	if err != nil {
+		return nil, redacted, leaks, err
 	}
 	if len(redacted) == 0 {
-		leaks, err := z.Scan(bytes.NewReader(data))
-		return data, nil, leaks, err
+		return data, nil, leaks, nil
 	}
-	leaks, err = z.Scan(bytes.NewReader(buf.Bytes()))
-	return buf.Bytes(), redacted, leaks, err
+	out = make([]byte, n)
+	_, err = res.ReadAt(out, 0)
+	if err == io.EOF {
+		err = nil
+	}
+	return out, redacted, leaks, err
 }
 
 // isFrameLine says whether a recording line is a frame (or not a typed entry at all).

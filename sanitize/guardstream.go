@@ -52,8 +52,8 @@ func (z *Sanitizer) guardLines(r io.ReaderAt, size int64, blank func(line []byte
 // bytes): then the redacting pass is not needed. It stops at the first finding.
 func (z *Sanitizer) nothingToRedact(r io.ReaderAt, size int64) (bool, error) {
 	found := false
-	err := z.guardLines(r, size, nil, func(_ int, _, _ []byte, reds []Redaction) bool {
-		found = len(reds) > 0
+	err := z.guardLines(r, size, nil, func(_ int, content, _ []byte, reds []Redaction) bool {
+		found = len(reds) > 0 || z.rawKnown(content)
 		return !found
 	})
 	return !found, err
@@ -85,6 +85,110 @@ func (z *Sanitizer) redactLines(r io.ReaderAt, size int64, w io.Writer) ([]Leak,
 		err = werr
 	}
 	return redacted, err
+}
+
+// findingLines runs the guard's detectors over r (size bytes) and returns what
+// they find, by line number.
+func (z *Sanitizer) findingLines(r io.ReaderAt, size int64) (map[int][]Leak, error) {
+	found := map[int][]Leak{}
+	err := z.guardLines(r, size, nil, func(n int, content, _ []byte, reds []Redaction) bool {
+		if len(reds) == 0 && z.rawKnown(content) {
+			// In the raw line only (it spans JSON strings): no string holds it.
+			reds = []Redaction{{Rule: "known-secret", preview: "(across strings)"}}
+		}
+		if len(reds) > 0 {
+			seq := int64(0)
+			if gjson.ValidBytes(content) {
+				seq = gjson.GetBytes(content, "seq").Int()
+			}
+			for _, rd := range reds {
+				found[n] = append(found[n], Leak{Rule: rd.Rule, Line: n, Seq: seq, Pointer: rd.Pointer, Preview: rd.preview})
+			}
+		}
+		return true
+	})
+	return found, err
+}
+
+// rawKnown reports whether a known secret, in any of its encodings, occurs in the
+// raw line b (where no string may hold it whole).
+func (z *Sanitizer) rawKnown(b []byte) bool {
+	if len(z.secrets) == 0 {
+		return false
+	}
+	f := z.filterFor(b, true)
+	for _, i := range f.secrets {
+		for _, n := range append(z.needles[i][:len(z.needles[i]):len(z.needles[i])], z.guards[i]...) {
+			if bytes.Contains(b, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// redactWhole writes r (size bytes) to w with every string value of the lines in
+// lines replaced whole (see wholeStrings), and returns their findings marked Whole.
+func (z *Sanitizer) redactWhole(r io.ReaderAt, size int64, lines map[int][]Leak, w io.Writer) ([]Leak, error) {
+	var out []Leak
+	var werr error
+	err := eachLine(io.NewSectionReader(r, 0, size), func(line []byte, n int) bool {
+		ls, ok := lines[n]
+		if !ok {
+			_, werr = w.Write(line)
+			return werr == nil
+		}
+		for _, l := range ls {
+			l.Whole = true
+			out = append(out, l)
+		}
+		content := bytes.TrimSuffix(line, []byte("\n"))
+		b := z.wholeStrings(content)
+		if len(content) < len(line) {
+			b = append(b, '\n')
+		}
+		_, werr = w.Write(b)
+		return werr == nil
+	})
+	if err == nil {
+		err = werr
+	}
+	return out, err
+}
+
+// wholeStrings replaces every string value of a recording line with one
+// placeholder (rule guard-unlocated), but the entry's own type, dir and kind, and
+// the message's jsonrpc: what the guard found there could not be located at a span.
+// A line that is not JSON becomes one JSON string holding the placeholder.
+func (z *Sanitizer) wholeStrings(b []byte) []byte {
+	if !gjson.ValidBytes(b) {
+		return []byte(`"` + z.placeholder("guard-unlocated", b) + `"`)
+	}
+	var w walker
+	var out []byte
+	last := 0
+	w.walk(b, func(t token) {
+		if t.isKey {
+			return
+		}
+		key := string(w.memberKey())
+		switch {
+		case len(w.stack) == 1 && (key == "type" || key == "dir" || key == "kind"),
+			len(w.stack) == 2 && key == "jsonrpc" && string(w.stack[0].key) == "msg":
+			return
+		}
+		raw := b[t.start:t.end]
+		if len(raw) == 0 || isPlaceholder(raw) {
+			return
+		}
+		out = append(out, b[last:t.start]...)
+		out = append(out, z.placeholder("guard-unlocated", raw)...)
+		last = t.end
+	})
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }
 
 // peekLen bounds what is read ahead of the frame after a delta: the sanitizer reads

@@ -31,7 +31,7 @@ func (z *Sanitizer) keywordSpans(text []byte, pos []int, base int, dst []span) [
 			v++
 		}
 		val := text[j:v]
-		if !secretLooking(val, rule) || z.allowed(val) || isPlaceholderValue(val) {
+		if !secretLooking(val, rule) || z.allowed(val) || isPlaceholderValue(val, generic) {
 			continue
 		}
 		dst = append(dst, span{j, v, rule, z.placeholder(rule, val), nil})

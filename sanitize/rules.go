@@ -31,6 +31,19 @@ type shapeRule struct {
 	// pre, when set, rules out an occurrence of a literal (at text[i:]) cheaply,
 	// before any expression runs.
 	pre func(text []byte, i int) bool
+	// find, when set, replaces re: the match around the literal at text[i:].
+	find func(text []byte, i int) (s, e int, ok bool)
+}
+
+// kind is what the rule's values are, for placeholder checks.
+func (r *shapeRule) kind() valueKind {
+	switch {
+	case r.name == "private-key":
+		return pem
+	case r.run:
+		return prefixed
+	}
+	return generic
 }
 
 // userinfoAhead reports whether the URL whose "://" is at text[i:] has an '@' before
@@ -59,8 +72,10 @@ var shapeRules = []*shapeRule{
 		re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})`)},
 	{name: "aws-access-key-id", run: true, word: true, before: 0, after: 24, lits: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 		re: regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`)},
-	{name: "private-key", before: 56, after: 1024, lits: []string{"PRIVATE KEY"},
-		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\z)`)},
+	// A PEM or armored private key block, BEGIN line to END line (or to the end of
+	// the text), matched by hand (pemKeyAt): the header as gitleaks' private-key rule
+	// reads it, any case; a regular expression would read a long key several times.
+	{name: "private-key", lower: []string{"private key"}, find: pemKeyAt},
 	{name: "slack-token", run: true, word: true, before: 0, after: 64, lits: []string{"xox"},
 		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
 	{name: "slack-webhook", before: 8, after: 64, lits: []string{"hooks.slack.com/"},
@@ -104,6 +119,50 @@ var shapeRules = []*shapeRule{
 		re: regexp.MustCompile(`sl\.[A-Za-z0-9_-]{130,}`)},
 	{name: "newrelic-key", run: true, word: true, after: 40, lits: []string{"NRAK-"},
 		re: regexp.MustCompile(`NRAK-[A-Z0-9]{27}`)},
+	{name: "fireworks-key", run: true, word: true, after: 64, lits: []string{"fw_"},
+		re: regexp.MustCompile(`fw_[A-Za-z0-9]{20,}`), accept: func(v []byte) bool { return hasDigit(v[3:]) && hasUpper(v) }},
+	{name: "together-key", run: true, word: true, after: 64, lits: []string{"tgp_v1_"},
+		re: regexp.MustCompile(`tgp_v1_[A-Za-z0-9_-]{30,}`)},
+	{name: "netlify-token", run: true, word: true, after: 64, lits: []string{"nfp_", "nfc_", "nfo_", "nfu_", "nfb_"},
+		re: regexp.MustCompile(`nf[pcoub]_[A-Za-z0-9]{36,}`), accept: func(v []byte) bool { return hasDigit(v[4:]) }},
+	{name: "render-key", run: true, word: true, after: 64, lits: []string{"rnd_"},
+		re: regexp.MustCompile(`rnd_[A-Za-z0-9]{24,}`), accept: func(v []byte) bool { return hasDigit(v[4:]) && hasUpper(v) }},
+	{name: "doppler-token", run: true, word: true, after: 96, lits: []string{"dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."},
+		re: regexp.MustCompile(`dp\.(?:st|ct|sa|scim|audit)\.(?:[A-Za-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}`)},
+	{name: "vault-token", run: true, word: true, after: 64, lits: []string{"hvs.", "hvb.", "hvr."},
+		re: regexp.MustCompile(`hv[sbr]\.[A-Za-z0-9_-]{24,}`), accept: func(v []byte) bool { return hasDigit(v[4:]) && hasUpper(v[4:]) }},
+	{name: "mailgun-key", run: true, word: true, after: 48, lits: []string{"key-"},
+		re: regexp.MustCompile(`key-[0-9a-f]{32}\b`)},
+	{name: "pagerduty-token", run: true, word: true, after: 32, lits: []string{"u+"},
+		re:     regexp.MustCompile(`u\+[A-Za-z0-9_-]{18,20}\b`),
+		accept: func(v []byte) bool { return hasDigit(v) && hasUpper(v) && hasLower(v[2:]) }},
+	{name: "okta-token", run: true, word: true, after: 48, lits: []string{"00"}, pre: tokenAtLeast(42),
+		re: regexp.MustCompile(`(00[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|\z)`), group: 1,
+		accept: func(v []byte) bool { return hasDigit(v[2:]) && hasUpper(v) && hasLower(v) }},
+	{name: "airtable-token", run: true, word: true, after: 96, lits: []string{"pat"}, pre: func(text []byte, i int) bool { return i+17 < len(text) && text[i+17] == '.' },
+		re: regexp.MustCompile(`pat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`)},
+	{name: "mapbox-secret-token", run: true, word: true, after: 128, lits: []string{"sk.eyJ"},
+		re: regexp.MustCompile(`sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`)},
+	{name: "notion-token", run: true, word: true, after: 64, lits: []string{"secret_", "ntn_"},
+		re:     regexp.MustCompile(`(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})\b`),
+		accept: func(v []byte) bool { return hasDigit(v) && hasUpper(v) }},
+	{name: "azure-storage-key", before: 0, after: 320, lower: []string{"keyname"},
+		re:    regexp.MustCompile(`(?i)keyName\\*"\s*:\s*\\*"key[0-9]\\*"[^}]{0,300}?value\\*"\s*:\s*\\*"([A-Za-z0-9+/]{86}==)`),
+		group: 1},
+	// Secrets after command-line flags, in commands echoed into output, stderr and
+	// error messages.
+	{name: "mysql-password", before: 0, after: 256, lower: []string{"mysql", "mariadb"},
+		re:    regexp.MustCompile(`(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,200}?\s-p([^\s'"\\-][^\s'"\\]{3,})`),
+		group: 1, accept: cliValue},
+	{name: "cli-secret", before: 1, after: 128, lower: []string{"--password", "--passwd", "--token", "--api-key", "--apikey", "--secret", "--client-secret", "--access-token", "--auth-token", "--account-key", "--secret-key", "--private-key", "--access-key"},
+		re:    regexp.MustCompile(`(?:^|[\s'"])--(?:password|passwd|token|api-key|apikey|secret|client-secret|access-token|auth-token|account-key|secret-key|private-key|access-key)(?:=|\s+)['"]?([^\s'"\\]{6,})`),
+		group: 1, accept: cliValue},
+	{name: "vault-login-token", before: 0, after: 128, lower: []string{"vault login"},
+		re:    regexp.MustCompile(`vault login\s+(?:-[\w-]+=\S+\s+)*(?:token=)?([A-Za-z0-9._-]{20,})`),
+		group: 1, accept: cliValue},
+	{name: "registry-password", before: 0, after: 256, lower: []string{"docker login", "podman login", "nerdctl login", "buildah login", "skopeo login", "oras login", "helm registry login"},
+		re:    regexp.MustCompile(`(?:docker|podman|nerdctl|buildah|skopeo|oras|helm registry) login\b[^\n]{0,200}?\s(?:-p|--password)(?:=|\s+)['"]?([^\s'"\\]{4,})`),
+		group: 1, accept: cliValue},
 	{name: "azure-storage-key", before: 0, after: 128, lower: []string{"accountkey="},
 		re: regexp.MustCompile(`(?i:AccountKey)=([A-Za-z0-9+/]{86}==)`), group: 1},
 	{name: "authorization", word: true, before: 0, after: 64, lower: []string{"authorization"},
@@ -132,6 +191,7 @@ var keywordSuffixes = []struct{ suffix, rule string }{
 	{"credentials", "keyword-secret"}, {"restricted_key", "keyword-secret"}, {"authkey", "keyword-secret"},
 	{"auth_key", "keyword-secret"}, {"account_key", "keyword-secret"}, {"accountkey", "keyword-secret"},
 	{"signing_key", "keyword-secret"}, {"encryption_key", "keyword-secret"}, {"master_key", "keyword-secret"},
+	{"storage_key", "keyword-secret"}, {"storagekey", "keyword-secret"},
 }
 
 // keywordEnds are the last words of keywordSuffixes: keywordSpans looks only at
@@ -240,6 +300,59 @@ func hasDigit(v []byte) bool {
 		}
 	}
 	return false
+}
+
+func hasUpper(v []byte) bool {
+	for _, c := range v {
+		if c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLower(v []byte) bool {
+	for _, c := range v {
+		if c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenAtLeast rules out a literal at text[i] not followed by a run of n word bytes
+// or dashes in all (a cheap check before an expression runs on a common literal).
+func tokenAtLeast(n int) func(text []byte, i int) bool {
+	return func(text []byte, i int) bool {
+		if i+n > len(text) {
+			return false
+		}
+		for _, c := range text[i : i+n] {
+			if !isWordByte(c) && c != '-' {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// cliValue vets the value of a command-line flag: not a variable, a command
+// substitution, a path, another flag or a plain lower-case word.
+func cliValue(v []byte) bool {
+	switch v[0] {
+	case '$', '-', '<', '{', '%', '/', '~', '.', '*', '(':
+		return false
+	}
+	if bytes.HasPrefix(v, []byte("id=")) || bytes.HasPrefix(v, []byte("src=")) || bytes.HasPrefix(v, []byte("env=")) {
+		return false // docker build --secret id=...,src=...
+	}
+	lowerWord := true
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c == '-' || c == '_') {
+			lowerWord = false
+		}
+	}
+	return !lowerWord
 }
 
 func hasLetter(v []byte) bool {

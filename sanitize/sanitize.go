@@ -11,11 +11,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tidwall/gjson"
 
@@ -72,6 +74,9 @@ type Sanitizer struct {
 	guardOnce            sync.Once
 	guardSan, guardGuard prefilter
 
+	// macs pools the placeholder HMACs (keyed by key).
+	macs sync.Pool
+
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
 	// questions marked isSecret, whose answers the client's response carries.
@@ -81,6 +86,12 @@ type Sanitizer struct {
 	openEdges map[string]string
 	// streams holds the context of each delta stream (see stream.go).
 	streams map[string]streamState
+	// textPEM counts down the lines of the text stream (stderr, lines that are not
+	// JSON) still inside a private key block; 0 when none is open (see textStream).
+	textPEM atomic.Int32
+	// textFrames: this sanitizer reads a recording, whose stderr and raw lines are
+	// frames with the text in "raw" (the guard's).
+	textFrames bool
 }
 
 // New checks opts and compiles a Sanitizer.
@@ -184,9 +195,15 @@ func (z *Sanitizer) Salted() bool { return z.salted }
 
 // placeholder names what was removed, keyed so it cannot confirm a guessed secret.
 func (z *Sanitizer) placeholder(rule string, value []byte) string {
-	mac := hmac.New(sha256.New, z.key)
+	mac, _ := z.macs.Get().(hash.Hash)
+	if mac == nil {
+		mac = hmac.New(sha256.New, z.key)
+	}
+	mac.Reset()
 	mac.Write(value)
-	sum := mac.Sum(nil)
+	var buf [sha256.Size]byte
+	sum := mac.Sum(buf[:0])
+	z.macs.Put(mac)
 	return "<redacted:" + rule + ":" + hex.EncodeToString(sum[:3]) + ">"
 }
 
@@ -246,14 +263,15 @@ func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *look
 	delta := func() bool {
 		return (la != nil && len(la.next) > 0 || z.streamsOpen()) && bytes.Contains(content, []byte(`"delta`))
 	}
-	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() {
+	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() && z.textPEM.Load() == 0 && !hasPercentEscape(content) {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte
 	if isJSON() {
 		changed, redactions = z.jsonFrame(content, f, la)
 	} else {
-		changed, redactions = z.text(content, f.text())
+		tf := f.text()
+		changed, redactions = z.textLine(content, &tf)
 	}
 	if changed == nil {
 		return line, redactions
@@ -280,6 +298,22 @@ func (z *Sanitizer) Strings(ss []string) []string {
 		out[i] = z.Text(s)
 	}
 	return out
+}
+
+// textLine sanitizes a line of the text stream (see textStream); it returns nil
+// when nothing changed.
+func (z *Sanitizer) textLine(b []byte, f *filter) ([]byte, []Redaction) {
+	spans := splitForText(b, z.textStream(b, f, nil))
+	if len(spans) == 0 {
+		return nil, nil
+	}
+	var reds []Redaction
+	for _, s := range spans {
+		if s.rule != "" {
+			reds = append(reds, Redaction{Rule: s.rule, Placeholder: s.repl, preview: Mask(b[s.start:s.end])})
+		}
+	}
+	return rewrite(make([]byte, 0, len(b)), b, nil, spans), reds
 }
 
 // text sanitizes b as plain text; it returns nil when nothing changed.

@@ -171,6 +171,15 @@ func TestRecallPerRule(t *testing.T) {
 			}
 		}
 	}
+	// And the generated corpus (real keys, the newer providers, command-line flags).
+	for _, c := range corpus.GenCases(corpus.CommittedKeys()) {
+		for _, f := range c.Frames {
+			_, reds := z.FrameClassified([]byte(f.Line), f.Dir != "stderr")
+			for _, r := range reds {
+				corpusRules[r.Rule] = true
+			}
+		}
+	}
 	for _, name := range sanitize.RuleNames() {
 		switch name {
 		case "known-secret", "env-value", "secret-answer", "api-key", "access-token", "id-token", "refresh-token",
@@ -178,7 +187,7 @@ func TestRecallPerRule(t *testing.T) {
 			continue // not shapes: TestProtocolFields and TestKnownSecretEncodings cover them
 		}
 		if sanitize.IsGitleaksRule(name) || corpusRules[name] {
-			continue // TestCorpus covers them, by provider
+			continue // TestCorpus and TestGenCorpus cover them, by provider
 		}
 		if byRule[name] == nil {
 			t.Errorf("rule %s has no synthetic secrets in this test", name)

@@ -134,6 +134,19 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	case st.hot || hot:
 		spans = z.windowSpans(st.tail, v.head, right)
 	}
+	if !partial {
+		// A key block begun in the stream's past (its BEGIN line cut by the delta's
+		// start) runs to its END line, not to where a window around the junction ends.
+		for i := range spans {
+			if sp := &spans[i]; sp.rule == "private-key" && sp.start == 0 {
+				e := pemEnd(v.head)
+				if e < 0 {
+					e = v.n
+				}
+				sp.end = max(sp.end, e)
+			}
+		}
+	}
 	if st.pem {
 		// A block opened in an earlier delta: everything up to its END line is key.
 		// (Never partial: ends reads the whole text then.)
@@ -144,9 +157,14 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 		} else if k := pemEnd(text); k >= 0 {
 			e = k
 		}
-		if e > 0 {
+		if e > 0 && !onlyPlaceholders(text[:e]) {
 			spans = append(spans, span{0, e, "private-key", z.placeholder("private-key", text[:e]), text[:e]})
 		}
+	}
+	if sameStream && len(right) < tailLen && len(right) > 0 && v.n > 0 && isTokenByte(v.tail[len(v.tail)-1]) && allTokenBytes(right) {
+		// The next delta is all one token with this one's end: where the token ends
+		// is not known (a third delta may go on), as when the next is unknown.
+		sameStream = false
 	}
 	if !sameStream {
 		// The next delta of this stream is unknown: fall back to the edge heuristics.
@@ -203,14 +221,9 @@ func (z *Sanitizer) windowSpans(left, text, right []byte) []span {
 	}
 	if n <= 2*tailLen {
 		w := concat(concat(left, text), right)
-		spans, hot := z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
-		if hot {
-			// What the text alone shows is found too, as the leak guard (which reads a
-			// delta alone) would: the window may show it as the start of a longer value
-			// that is no secret (a key-shaped start whose next delta is a run of zeros
-			// is a placeholder as a whole), and the guard would then refuse the file.
-			spans, _ = z.spansIn(text, 0, n, all, spans)
-		}
+		// The guard reads the delta in the same window (of the sanitized stream): what
+		// the window shows is what both see.
+		spans, _ := z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
 		return spans
 	}
 	spans, _ := z.spansIn(text, 0, n, all, nil)
@@ -268,4 +281,13 @@ func (z *Sanitizer) windowHot(tail, text, right []byte, cold bool) bool {
 	w := concat(concat(tail[max(0, len(tail)-edge):], text), right)
 	f := z.filterFor(w, false)
 	return !f.empty() || hasB64Run(w)
+}
+
+func allTokenBytes(b []byte) bool {
+	for _, c := range b {
+		if !isTokenByte(c) {
+			return false
+		}
+	}
+	return true
 }
