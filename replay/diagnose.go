@@ -30,7 +30,7 @@ func (s *session) mismatch(got Message, reason string) error {
 		} else if n := s.nearest(got); n >= 0 {
 			m.Nearest = &cs[n]
 			if MatchMethod(got, message(m.Nearest)) {
-				m.Diff = bodyDiff(message(m.Nearest), got, s.normalizes())
+				m.Diff = bodyDiff(s.ruled(message(m.Nearest)), s.ruled(got), s.normalizes())
 			}
 		}
 		reason = s.reason(got, m)
@@ -146,6 +146,11 @@ func (s *session) modeName() string {
 // accepting lists the flags that would have accepted got, each with what it does.
 func (s *session) accepting(got Message, m *Mismatch) []string {
 	var out []string
+	if n := m.Nearest; n != nil && MatchMethod(got, message(n)) {
+		if r := s.ruleSuggestion(got, message(n), m.Diff); r != "" {
+			out = append(out, r)
+		}
+	}
 	if s.srv.Strict && !s.srv.Unordered && m.Expected != nil {
 		for j := s.lo; j < len(s.sc.Client); j++ {
 			if s.done(j) {

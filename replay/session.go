@@ -18,6 +18,7 @@ type session struct {
 	srv   *Server
 	sc    *Script
 	match MatcherFunc
+	rules ruleSet // the compiled Server.Rules, already part of match
 	w     io.Writer
 	out   *bufio.Writer
 
@@ -70,6 +71,7 @@ func newSession(srv *Server, w io.Writer) *session {
 	if s.match == nil {
 		s.match = srv.Mode.Matcher()
 	}
+	s.withRules()
 	var idle []Fault
 	s.plans, idle = planFaults(sc, srv.Faults)
 	if srv.Log != nil {

@@ -38,6 +38,8 @@ type replayConfig struct {
 	stderr      bool
 	patience    time.Duration
 	faults      multiFlag
+	ignore      multiFlag
+	matchOnly   multiFlag
 	listen      string
 	loop        bool
 	urlFile     string
@@ -52,6 +54,8 @@ func replayFlags(fs *flag.FlagSet) any {
 	c := &replayConfig{}
 	fs.StringVar(&c.mode, "mode", "replay", "`MODE`: replay, auto (replay FILE if it exists, else record it from -- COMMAND; never records when CI is set), record or passthrough (see docs/dropin.md)")
 	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
+	fs.Var(&c.ignore, "ignore", "leave the value at JSON `POINTER` out when matching (repeatable; [METHOD:]POINTER, * any index or key, ** any depth:\n/params/input/*/text, turn/start:/params/clientUserMessageId; see docs/match-rules.md)")
+	fs.Var(&c.matchOnly, "match-only", "compare only the values at JSON `POINTER` (repeatable; [METHOD:]POINTER, as --ignore)")
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
 	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
@@ -131,6 +135,16 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
 		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
+	for _, r := range []struct {
+		kind  replay.RuleKind
+		specs []string
+	}{{replay.RuleIgnore, c.ignore}, {replay.RuleMatchOnly, c.matchOnly}} {
+		rules, err := replay.ParseRules(r.kind, r.specs)
+		if err != nil {
+			return usagef("--%s: %v", r.kind, err)
+		}
+		srv.Rules = append(srv.Rules, rules...)
+	}
 	for _, f := range c.faults {
 		fault, err := replay.ParseFault(f)
 		if err != nil {
