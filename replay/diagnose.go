@@ -151,6 +151,9 @@ func (s *session) accepting(got Message, m *Mismatch) []string {
 			out = append(out, r)
 		}
 	}
+	if r := s.repeatSuggestion(got); r != "" {
+		out = append(out, r)
+	}
 	if s.srv.Strict && !s.srv.Unordered && m.Expected != nil {
 		for j := s.lo; j < len(s.sc.Client); j++ {
 			if s.done(j) {

@@ -31,6 +31,14 @@ type Server struct {
 	// values to ignore, or the only values to compare.
 	Rules []Rule
 
+	// NoRepeats refuses a request the client sends more often than recorded; by
+	// default one of an idempotent method is answered again (repeat.go).
+	NoRepeats bool
+	// Idempotent adds methods to DefaultIdempotent.
+	Idempotent []string
+	// OnRepeat, when set, is called for each request answered as a repeat.
+	OnRepeat func(Repeat)
+
 	// Unordered lets client messages arrive in a different order than recorded:
 	// each is matched to the earliest expected frame it matches, and server frames
 	// keep their recorded order within a thread only.

@@ -15,12 +15,13 @@ import (
 
 // session is the state of one Serve.
 type session struct {
-	srv   *Server
-	sc    *Script
-	match MatcherFunc
-	rules ruleSet // the compiled Server.Rules, already part of match
-	w     io.Writer
-	out   *bufio.Writer
+	srv     *Server
+	sc      *Script
+	match   MatcherFunc
+	rules   ruleSet // the compiled Server.Rules, already part of match
+	repeats []Repeat
+	w       io.Writer
+	out     *bufio.Writer
 
 	// Client side.
 	matched []bool

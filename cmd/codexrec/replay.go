@@ -40,6 +40,8 @@ type replayConfig struct {
 	faults      multiFlag
 	ignore      multiFlag
 	matchOnly   multiFlag
+	noRepeats   bool
+	idempotent  multiFlag
 	listen      string
 	loop        bool
 	urlFile     string
@@ -56,6 +58,8 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
 	fs.Var(&c.ignore, "ignore", "leave the value at JSON `POINTER` out when matching (repeatable; [METHOD:]POINTER, * any index or key, ** any depth:\n/params/input/*/text, turn/start:/params/clientUserMessageId; see docs/match-rules.md)")
 	fs.Var(&c.matchOnly, "match-only", "compare only the values at JSON `POINTER` (repeatable; [METHOD:]POINTER, as --ignore)")
+	fs.BoolVar(&c.noRepeats, "no-repeats", false, "refuse a request sent more often than recorded (by default one of an idempotent method, model/list, config/read..., is answered again as recorded; docs/repeats.md)")
+	fs.Var(&c.idempotent, "idempotent", "also answer a repeated `METHOD` as recorded (repeatable)")
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
 	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
@@ -134,7 +138,8 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 		patience = -1 // the package's zero is its default
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
+		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err,
+		NoRepeats: c.noRepeats, Idempotent: c.idempotent}
 	for _, r := range []struct {
 		kind  replay.RuleKind
 		specs []string

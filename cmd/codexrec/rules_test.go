@@ -2,7 +2,11 @@ package main_test
 
 import (
 	"bytes"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
 )
@@ -39,5 +43,40 @@ func TestReplayMatchRules(t *testing.T) {
 				t.Errorf("accepted, but stdout is not the recording's server frames with the live prompt echoed:\n%.1500s", r.stdout)
 			}
 		})
+	}
+}
+
+// TestReplayRepeats: a client calling model/list three times against a recording
+// that has it once gets the recorded answer three times with the built binary;
+// --no-repeats refuses the second and third.
+func TestReplayRepeats(t *testing.T) {
+	rec := filepath.Join("..", "..", "fixtures", "examples", "model-list.jsonl")
+	in := strings.Join([]string{
+		`{"id":0,"method":"initialize","params":{"clientInfo":{"name":"docs","version":"1"}}}`,
+		`{"method":"initialized"}`,
+		`{"id":1,"method":"model/list","params":{}}`,
+		`{"id":5,"method":"model/list","params":{}}`,
+		`{"id":2,"method":"config/read","params":{}}`,
+		`{"id":6,"method":"model/list","params":{}}`,
+	}, "\n") + "\n"
+	r := runCodexrec(t, "", strings.NewReader(in), "replay", rec)
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	results := map[string]string{}
+	for _, l := range strings.Split(string(r.stdout), "\n") {
+		if id := gjson.Get(l, "id"); id.Exists() && gjson.Get(l, "result.data").Exists() {
+			results[id.Raw] = gjson.Get(l, "result").Raw
+		}
+	}
+	if len(results) != 3 || results["1"] != results["5"] || results["1"] != results["6"] {
+		t.Errorf("model/list answers by id: %d of 3, equal: %v", len(results), results["1"] == results["5"] && results["1"] == results["6"])
+	}
+	if n := strings.Count(string(r.stderr), "repeated: answered as recorded (seq 3)"); n != 2 {
+		t.Errorf("%d repeats reported, want 2:\n%s", n, r.stderr)
+	}
+	r = runCodexrec(t, "", strings.NewReader(in), "replay", "--no-repeats", rec)
+	if r.code != 1 || !bytes.Contains(r.stderr, []byte("accepted by: no --no-repeats")) {
+		t.Errorf("--no-repeats: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 }
