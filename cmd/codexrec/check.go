@@ -35,6 +35,8 @@ type checkConfig struct {
 	listRules bool
 	version   string
 	schemaDir string
+	stale     bool
+	staleness staleFlags
 }
 
 func checkFlags(fs *flag.FlagSet) any {
@@ -47,6 +49,8 @@ func checkFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rules with their default severity and exit")
 	fs.StringVar(&c.version, "codex-version", "", "validate against this Codex `version`'s schema instead of the recording's own")
 	fs.StringVar(&c.schemaDir, "schema-dir", "", "validate against the schema set in `DIR` (codex app-server generate-json-schema --out DIR)")
+	fs.BoolVar(&c.stale, "stale", false, "list the stale recordings (--max-age, --min-codex) instead of running the rules (docs/staleness.md)")
+	c.staleness.register(fs, false)
 	return c
 }
 
@@ -57,6 +61,9 @@ func runCheck(cfg any, args []string, std stdio) error {
 			fmt.Fprintf(std.out, "%-26s %-7s %s\n", r.ID, r.Severity, r.Summary)
 		}
 		return nil
+	}
+	if c.stale {
+		return runStaleCheck(&c.staleness, args, std)
 	}
 	level, err := parseFailOn(c.failOn)
 	if err != nil {

@@ -42,6 +42,7 @@ type replayConfig struct {
 	matchOnly   multiFlag
 	noRepeats   bool
 	idempotent  multiFlag
+	stale       staleFlags
 	listen      string
 	loop        bool
 	urlFile     string
@@ -60,6 +61,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.Var(&c.matchOnly, "match-only", "compare only the values at JSON `POINTER` (repeatable; [METHOD:]POINTER, as --ignore)")
 	fs.BoolVar(&c.noRepeats, "no-repeats", false, "refuse a request sent more often than recorded (by default one of an idempotent method, model/list, config/read..., is answered again as recorded; docs/repeats.md)")
 	fs.Var(&c.idempotent, "idempotent", "also answer a repeated `METHOD` as recorded (repeatable)")
+	c.stale.register(fs, true)
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
 	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
@@ -166,6 +168,9 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 	srv.Script, err = replay.LoadFile(path, c.segment)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if err := checkStale(&c.stale, path, std.err); err != nil {
+		return err
 	}
 	if w := recorder.Warning(path, srv.Script.Problems); w != "" {
 		fmt.Fprintf(std.err, "codexrec replay: %s\n", w)
