@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,5 +79,36 @@ func TestReplayRepeats(t *testing.T) {
 	r = runCodexrec(t, "", strings.NewReader(in), "replay", "--no-repeats", rec)
 	if r.code != 1 || !bytes.Contains(r.stderr, []byte("accepted by: no --no-repeats")) {
 		t.Errorf("--no-repeats: exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestCheckAssertions: the built binary's assertions fail the gate, each under its
+// rule id in the text, JUnit and SARIF reports, and pass where they hold.
+func TestCheckAssertions(t *testing.T) {
+	dir := t.TempDir()
+	plain := replayFixture(codexbin.Newest, "plain")
+	junit, sarif := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.sarif")
+	r := runCodexrec(t, "", nil, "check", "--expect-method", "thread/fork", "--forbid-method", "turn/start", "--max-turn-duration", "1ms",
+		"--expect-approval", "--junit", junit, "--sarif", sarif, plain)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	x, _ := os.ReadFile(junit)
+	s, _ := os.ReadFile(sarif)
+	for _, id := range []string{"expect-method", "forbid-method", "max-turn-duration", "expect-approval"} {
+		if !bytes.Contains(r.stdout, []byte("error   "+id+" (1)")) {
+			t.Errorf("text report lacks %s:\n%s", id, r.stdout)
+		}
+		if !bytes.Contains(x, []byte(`<failure message="`+id+`: 1 finding"`)) {
+			t.Errorf("JUnit lacks a failed %s", id)
+		}
+		if !bytes.Contains(s, []byte(`"ruleId": "`+id+`"`)) {
+			t.Errorf("SARIF lacks a %s result", id)
+		}
+	}
+	r = runCodexrec(t, "", nil, "check", "--expect-method", "turn/start", "--forbid-method", "thread/fork", "--max-turn-duration", "1h",
+		"--junit", junit, plain)
+	if x, _ := os.ReadFile(junit); r.code != 0 || !bytes.Contains(x, []byte(`<testcase name="expect-method"`)) || bytes.Contains(x, []byte(`name="expect-approval"`)) {
+		t.Errorf("assertions that hold: exit %d; stdout:\n%s\nJUnit:\n%s", r.code, r.stdout, x)
 	}
 }
