@@ -146,14 +146,6 @@ func (s *session) modeName() string {
 // accepting lists the flags that would have accepted got, each with what it does.
 func (s *session) accepting(got Message, m *Mismatch) []string {
 	var out []string
-	if n := m.Nearest; n != nil && MatchMethod(got, message(n)) {
-		if r := s.ruleSuggestion(got, message(n), m.Diff); r != "" {
-			out = append(out, r)
-		}
-	}
-	if r := s.repeatSuggestion(got); r != "" {
-		out = append(out, r)
-	}
 	if s.srv.Strict && !s.srv.Unordered && m.Expected != nil {
 		for j := s.lo; j < len(s.sc.Client); j++ {
 			if s.done(j) {
@@ -180,6 +172,14 @@ func (s *session) accepting(got Message, m *Mismatch) []string {
 		case s.srv.Mode != ModeMethod:
 			out = append(out, "--match method (compares kind and method only)")
 		}
+	}
+	if n := m.Nearest; n != nil && MatchMethod(got, message(n)) {
+		if r := s.ruleSuggestion(got, message(n), m.Diff); r != "" {
+			out = append(out, r)
+		}
+	}
+	if r := s.repeatSuggestion(got); r != "" {
+		out = append(out, r)
 	}
 	return out
 }

@@ -76,6 +76,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
 	fs.StringVar(&c.tokenFile, "ws-token-file", "", "with --listen: the bearer token (first line of `FILE`) a client must send when the recording's did (default: any bearer token)")
 	fs.IntVar(&c.connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
+	applyConfig("replay", fs)
 	return c
 }
 

@@ -28,7 +28,7 @@ func TestReplayMatchRules(t *testing.T) {
 		code int
 		has  string
 	}{
-		{"refused, naming the rule", nil, 1, "accepted by: --ignore turn/start:/params/input/*/text (leave these values out when matching turn/start); or --match method"},
+		{"refused, naming the rule", nil, 1, "accepted by: --match method (compares kind and method only); or --ignore turn/start:/params/input/*/text (leave these values out when matching turn/start)"},
 		{"per-method ignore", []string{"--ignore", "turn/start:/params/input/*/text"}, 0, ""},
 		{"ignore for every method, strict", []string{"--match", "strict", "--ignore", "/params/input"}, 0, ""},
 		{"match-only", []string{"--match-only", "turn/start:/params/threadId"}, 0, ""},
