@@ -134,3 +134,23 @@ func TestIgnoreRuleAcceptsChangedPrompt(t *testing.T) {
 		t.Errorf("a bad rule: %v", err)
 	}
 }
+
+func FuzzParseRule(f *testing.F) {
+	for _, s := range []string{"/params/input/*/text", "turn/start:/params/input", "turn/start: /a/~1b", "x", ":/", "/a/~2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := replay.ParseRule(replay.RuleIgnore, s)
+		if err != nil {
+			return
+		}
+		// A parsed rule reads back as itself and compiles into a matcher.
+		back, err := replay.ParseRule(replay.RuleIgnore, r.String())
+		if err != nil || back != r {
+			t.Fatalf("%q parsed as %+v, which reads back as %+v, %v", s, r, back, err)
+		}
+		if _, err := replay.RulesMatcher([]replay.Rule{r}, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
