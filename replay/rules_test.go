@@ -154,3 +154,25 @@ func FuzzParseRule(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRulesMatcher: matching one turn/start with and without an ignore rule
+// (each compare decodes and re-encodes both messages once per rule set).
+func BenchmarkRulesMatcher(b *testing.B) {
+	got := msg(`{"id":7,"method":"turn/start","params":{"threadId":"01a226fa-809e-7f72-ad1c-89518fd21b1d","input":[{"type":"text","text":"Say goodbye."}],"clientUserMessageId":"a"}}`)
+	want := msg(`{"id":2,"method":"turn/start","params":{"threadId":"01a226fa-809e-7f72-ad1c-89518fd21b1d","input":[{"type":"text","text":"Say hello to codexrec."}],"clientUserMessageId":"b"}}`)
+	ruled, err := replay.RulesMatcher([]replay.Rule{{Method: "turn/start", Pointer: "/params/input/*/text"}, {Pointer: "/params/clientUserMessageId"}}, replay.MatchParams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		m    replay.MatcherFunc
+	}{{"params", replay.MatchParams}, {"params+rules", ruled}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bc.m(got, want)
+			}
+		})
+	}
+}

@@ -136,3 +136,26 @@ func TestConfigShim(t *testing.T) {
 		t.Errorf("CODEXREC_MODE over the file: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// TestConfigSanitize: the redaction settings of .codexrec.toml reach the sanitizer: a
+// variable named in sanitize.secret_envs is a known secret.
+func TestConfigSanitize(t *testing.T) {
+	plain, err := filepath.Abs(replayFixture(codexbin.Newest, "plain"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	env := []string{"MY_TOKEN=hello to codexrec"}
+	r := runIn(t, dir, env, nil, "sanitize", "-o", "without.jsonl", plain)
+	if b, _ := os.ReadFile(filepath.Join(dir, "without.jsonl")); r.code != 0 || !bytes.Contains(b, []byte("hello to codexrec")) {
+		t.Fatalf("without a config: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".codexrec.toml"), []byte("[sanitize]\nsecret_envs = [\"MY_TOKEN\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runIn(t, dir, env, nil, "sanitize", "-o", "with.jsonl", plain)
+	b, _ := os.ReadFile(filepath.Join(dir, "with.jsonl"))
+	if r.code != 0 || bytes.Contains(b, []byte("hello to codexrec")) || !bytes.Contains(b, []byte("<redacted:known-secret:")) {
+		t.Errorf("with sanitize.secret_envs: exit %d, stderr %s", r.code, r.stderr)
+	}
+}

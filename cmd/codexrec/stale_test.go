@@ -107,3 +107,13 @@ func TestCheckStale(t *testing.T) {
 		t.Errorf("no limit: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// TestReplayListenStale: replay --listen checks every recording it will serve before
+// the first connection.
+func TestReplayListenStale(t *testing.T) {
+	ws := filepath.Join("..", "..", "fixtures", "hermetic", "0.163.0", "ws", "plain.jsonl")
+	r := runCodexrec(t, "", nil, "replay", "--listen", "ws://127.0.0.1:0", "--min-codex", "0.171.0", "--stale", "fail", ws)
+	if r.code != 1 || !bytes.Contains(r.stderr, []byte("stale recording "+ws+": made by Codex 0.163.0, older than 0.171.0")) {
+		t.Errorf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+}
