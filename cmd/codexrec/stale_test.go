@@ -117,3 +117,20 @@ func TestReplayListenStale(t *testing.T) {
 		t.Errorf("exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// TestReplayStaleInstalled: --min-codex installed is the version of the codex on
+// PATH.
+func TestReplayStaleInstalled(t *testing.T) {
+	real := codextest.Binary(t, codexbin.Newest)
+	old := replayFixture("0.163.0", "plain")
+	in, _, _ := recordedClientInput(t, old)
+	env := pathEnv(cleanEnv(t), filepath.Dir(real))
+	r := runEnv(t, env, in, "", "replay", "--min-codex", "installed", old)
+	if r.code != 0 || !bytes.Contains(r.stderr, []byte("made by Codex 0.163.0, older than "+codexbin.Newest)) {
+		t.Errorf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	r = runEnv(t, cleanEnv(t, "PATH=/nonexistent"), in, "", "replay", "--min-codex", "installed", old)
+	if r.code != 2 || !bytes.Contains(r.stderr, []byte("--min-codex installed:")) {
+		t.Errorf("no codex on PATH: exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+}
