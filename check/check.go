@@ -52,6 +52,9 @@ type Result struct {
 	// ("completed", "interrupted", "failed"); turns never completed are not counted.
 	TurnStatus map[string]int `json:"turnStatus,omitempty"`
 	Findings   []Finding      `json:"findings"`
+	// Asserted lists the assertion rules that were set (Assertions.AssertionRules):
+	// reports show an assertion only when it was.
+	Asserted []string `json:"asserted,omitempty"`
 }
 
 // Count returns how many findings have severity at least min.
@@ -82,6 +85,9 @@ type Checker struct {
 
 	// OnFinding, when set, sees each finding as soon as it is known, before Check returns.
 	OnFinding func(Finding)
+
+	// Assert holds the suite's own assertions (assert.go).
+	Assert Assertions
 }
 
 // Validator validates frames in recording order, keeping whatever state it needs
@@ -124,6 +130,7 @@ func (c *Checker) Check(r io.Reader, name string) (*Result, error) {
 	s.problems(rd.Problems())
 	res := s.res
 	res.CodexVersion = rd.Header().CodexVersion
+	res.Asserted = c.Assert.AssertionRules()
 	slices.SortStableFunc(res.Findings, func(a, b Finding) int {
 		return cmp.Compare(firstSeq(a), firstSeq(b))
 	})
@@ -151,6 +158,7 @@ type state struct {
 	req     requests
 	threads threads
 	schema  schemaState
+	asserts asserts
 }
 
 func newState(c *Checker, name string) *state {
@@ -189,6 +197,7 @@ func (s *state) entry(e *recorder.Entry, h recorder.Header) {
 	switch e.Type {
 	case recorder.TypeFrame:
 		s.res.Frames++
+		s.assertFrame(e)
 		s.frame(e, h)
 	case recorder.TypeSegment:
 		// A capture opens every lifetime with a segment entry; only a second one is a restart.
@@ -253,6 +262,7 @@ func (s *state) finish(h recorder.Header, t *recorder.Trailer) {
 		s.trailerExit(t, s.exits > 0)
 	}
 	s.res.Segments = s.segment
+	s.assertFinish()
 }
 
 // problems reports the reader's structural problems. A torn last line adds its

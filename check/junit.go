@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -55,6 +56,9 @@ func WriteJUnit(w io.Writer, results []*Result, failOn Severity, disabled map[st
 		}
 		suite := junitSuite{Name: r.File}
 		for _, rule := range rules {
+			if IsAssertion(rule.ID) && !slices.Contains(r.Asserted, rule.ID) {
+				continue
+			}
 			c := junitCase{Name: rule.ID, Classname: "codexrec.check." + suiteClass(r.File)}
 			fs := by[rule.ID]
 			var fail, below []string

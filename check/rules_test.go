@@ -412,7 +412,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 		}
 	}
 	for _, r := range check.Rules() {
-		if !covered[r.ID] {
+		if !covered[r.ID] && !check.IsAssertion(r.ID) { // assertions: assert_test.go
 			t.Errorf("no case breaks rule %s", r.ID)
 		}
 	}

@@ -30,7 +30,7 @@ func (s *session) mismatch(got Message, reason string) error {
 		} else if n := s.nearest(got); n >= 0 {
 			m.Nearest = &cs[n]
 			if MatchMethod(got, message(m.Nearest)) {
-				m.Diff = bodyDiff(message(m.Nearest), got, s.normalizes())
+				m.Diff = bodyDiff(s.ruled(message(m.Nearest)), s.ruled(got), s.normalizes())
 			}
 		}
 		reason = s.reason(got, m)
@@ -172,6 +172,14 @@ func (s *session) accepting(got Message, m *Mismatch) []string {
 		case s.srv.Mode != ModeMethod:
 			out = append(out, "--match method (compares kind and method only)")
 		}
+	}
+	if n := m.Nearest; n != nil && MatchMethod(got, message(n)) {
+		if r := s.ruleSuggestion(got, message(n), m.Diff); r != "" {
+			out = append(out, r)
+		}
+	}
+	if r := s.repeatSuggestion(got); r != "" {
+		out = append(out, r)
 	}
 	return out
 }

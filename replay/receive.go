@@ -27,6 +27,9 @@ func (s *session) receive(line []byte) error {
 	}
 	j := s.find(got)
 	if j < 0 {
+		if ok, err := s.repeat(got); ok {
+			return err
+		}
 		return s.mismatch(got, "")
 	}
 	s.accept(j, got)

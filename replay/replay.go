@@ -27,6 +27,18 @@ type Server struct {
 	Mode    Mode
 	Matcher MatcherFunc
 
+	// Rules narrow what the matcher compares, per method or for all (rules.go):
+	// values to ignore, or the only values to compare.
+	Rules []Rule
+
+	// NoRepeats refuses a request the client sends more often than recorded; by
+	// default one of an idempotent method is answered again (repeat.go).
+	NoRepeats bool
+	// Idempotent adds methods to DefaultIdempotent.
+	Idempotent []string
+	// OnRepeat, when set, is called for each request answered as a repeat.
+	OnRepeat func(Repeat)
+
 	// Unordered lets client messages arrive in a different order than recorded:
 	// each is matched to the earliest expected frame it matches, and server frames
 	// keep their recorded order within a thread only.
@@ -126,6 +138,9 @@ func (m *Mismatch) Error() string {
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	if s.Script == nil {
 		return errors.New("replay: Server.Script is nil")
+	}
+	if _, err := compileRules(s.Rules); err != nil {
+		return fmt.Errorf("replay: %w", err)
 	}
 	ss := newSession(s, out)
 	return ss.run(ctx, in)

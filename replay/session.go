@@ -15,11 +15,13 @@ import (
 
 // session is the state of one Serve.
 type session struct {
-	srv   *Server
-	sc    *Script
-	match MatcherFunc
-	w     io.Writer
-	out   *bufio.Writer
+	srv     *Server
+	sc      *Script
+	match   MatcherFunc
+	rules   ruleSet // the compiled Server.Rules, already part of match
+	repeats []Repeat
+	w       io.Writer
+	out     *bufio.Writer
 
 	// Client side.
 	matched []bool
@@ -70,6 +72,7 @@ func newSession(srv *Server, w io.Writer) *session {
 	if s.match == nil {
 		s.match = srv.Mode.Matcher()
 	}
+	s.withRules()
 	var idle []Fault
 	s.plans, idle = planFaults(sc, srv.Faults)
 	if srv.Log != nil {

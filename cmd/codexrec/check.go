@@ -5,11 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"github.com/codexrec/codexrec/sanitize"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/codexrec/codexrec/check"
 	"github.com/codexrec/codexrec/recorder"
@@ -35,6 +37,13 @@ type checkConfig struct {
 	listRules bool
 	version   string
 	schemaDir string
+	stale     bool
+	staleness staleFlags
+	sarif     string
+	expect    multiFlag
+	forbid    multiFlag
+	maxTurn   time.Duration
+	approval  bool
 }
 
 func checkFlags(fs *flag.FlagSet) any {
@@ -47,6 +56,14 @@ func checkFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rules with their default severity and exit")
 	fs.StringVar(&c.version, "codex-version", "", "validate against this Codex `version`'s schema instead of the recording's own")
 	fs.StringVar(&c.schemaDir, "schema-dir", "", "validate against the schema set in `DIR` (codex app-server generate-json-schema --out DIR)")
+	fs.StringVar(&c.sarif, "sarif", "", "also write a SARIF 2.1.0 report (one result per finding) to `FILE`")
+	fs.Var(&c.expect, "expect-method", "assert that `METHOD` appears in each recording (repeatable; rule expect-method; docs/check.md)")
+	fs.Var(&c.forbid, "forbid-method", "assert that `METHOD` never appears (repeatable; rule forbid-method)")
+	fs.DurationVar(&c.maxTurn, "max-turn-duration", 0, "assert that no turn takes longer than `D` from turn/started to turn/completed (rule max-turn-duration)")
+	fs.BoolVar(&c.approval, "expect-approval", false, "assert that the server asks for at least one approval (rule expect-approval)")
+	fs.BoolVar(&c.stale, "stale", false, "list the stale recordings (--max-age, --min-codex) instead of running the rules (docs/staleness.md)")
+	c.staleness.register(fs, false)
+	applyConfig("check", fs)
 	return c
 }
 
@@ -57,6 +74,9 @@ func runCheck(cfg any, args []string, std stdio) error {
 			fmt.Fprintf(std.out, "%-26s %-7s %s\n", r.ID, r.Severity, r.Summary)
 		}
 		return nil
+	}
+	if c.stale {
+		return runStaleCheck(&c.staleness, args, std)
 	}
 	level, err := parseFailOn(c.failOn)
 	if err != nil {
@@ -93,7 +113,8 @@ func runCheck(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no recording to check")
 	}
-	ck := &check.Checker{Disable: disabled, Severity: severity}
+	ck := &check.Checker{Disable: disabled, Severity: severity, Assert: check.Assertions{
+		ExpectMethods: c.expect, ForbidMethods: c.forbid, MaxTurnDuration: c.maxTurn, ExpectApproval: c.approval}}
 	if !disabled[check.RuleSchema] {
 		ck.Schema = check.SchemaValidator(c.version, c.schemaDir)
 		if c.version != "" || c.schemaDir != "" {
@@ -130,6 +151,11 @@ func runCheck(cfg any, args []string, std stdio) error {
 	}
 	if c.junit != "" {
 		if err := writeJUnit(c.junit, results, failOn, disabled); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+	if c.sarif != "" {
+		if err := writeReportFile(c.sarif, "--sarif", func(w io.Writer) error { return check.WriteSARIF(w, results, disabled) }); err != nil {
 			return &exitError{exitUsage, err}
 		}
 	}
@@ -179,6 +205,22 @@ func writeJUnit(path string, results []*check.Result, failOn check.Severity, dis
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("--junit %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeReportFile writes a report file through write; flag names it in errors.
+func writeReportFile(path, flag string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s %s: %w", flag, path, err)
 	}
 	return nil
 }

@@ -86,6 +86,7 @@ func runSession(s sessionSpec, std stdio) error {
 	if sessionReport != nil {
 		note = io.MultiWriter(std.err, sessionReport)
 	}
+	action = rerecordStale(&s, path, action, note)
 	fmt.Fprintf(note, "codexrec: mode %s: %s %s\n", s.mode, action, path)
 	switch action {
 	case shim.Replay:

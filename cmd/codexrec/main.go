@@ -135,11 +135,10 @@ func lookupCommand(words []string) (*command, bool) {
 // command's usage on stdout; a bad flag is one line on stderr that points to it.
 func runCommand(c *command, args []string, std stdio) error {
 	fs := newFlagSet(c, io.Discard)
-	var cfg any
-	if c.flags != nil {
-		cfg = c.flags(fs)
+	cfg, err := configuredFlags(c, fs, args)
+	if err != nil {
+		return err
 	}
-	var err error
 	if c.interspersed {
 		args, err = parseInterspersed(fs, args)
 	} else if err = fs.Parse(args); err == nil {
@@ -221,6 +220,9 @@ func exitCode(err error, name string, stderr io.Writer) int {
 func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("codexrec "+c.name, flag.ContinueOnError)
 	fs.SetOutput(out)
+	if configCommands[c.name] {
+		fs.String("config", "", "read settings from `FILE` instead of .codexrec.toml found from the working directory upwards (or $CODEXREC_CONFIG; docs/config.md)")
+	}
 	fs.Usage = func() {
 		fmt.Fprintf(out, "usage: codexrec %s %s\n\n%s\n", c.name, c.args, c.summary)
 		var n int

@@ -47,6 +47,7 @@ func recordFlags(fs *flag.FlagSet) any {
 	fs.IntVar(&c.queue, "queue", proxy.DefaultQueueSize, "reads (each one or more lines) that may wait for the recorder before forwarding slows down")
 	c.stages.register(fs, true)
 	c.socket.register(fs)
+	applyConfig("record", fs)
 	return c
 }
 

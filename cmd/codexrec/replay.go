@@ -38,6 +38,11 @@ type replayConfig struct {
 	stderr      bool
 	patience    time.Duration
 	faults      multiFlag
+	ignore      multiFlag
+	matchOnly   multiFlag
+	noRepeats   bool
+	idempotent  multiFlag
+	stale       staleFlags
 	listen      string
 	loop        bool
 	urlFile     string
@@ -52,6 +57,11 @@ func replayFlags(fs *flag.FlagSet) any {
 	c := &replayConfig{}
 	fs.StringVar(&c.mode, "mode", "replay", "`MODE`: replay, auto (replay FILE if it exists, else record it from -- COMMAND; never records when CI is set), record or passthrough (see docs/dropin.md)")
 	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
+	fs.Var(&c.ignore, "ignore", "leave the value at JSON `POINTER` out when matching (repeatable; [METHOD:]POINTER, * any index or key, ** any depth:\n/params/input/*/text, turn/start:/params/clientUserMessageId; see docs/match-rules.md)")
+	fs.Var(&c.matchOnly, "match-only", "compare only the values at JSON `POINTER` (repeatable; [METHOD:]POINTER, as --ignore)")
+	fs.BoolVar(&c.noRepeats, "no-repeats", false, "refuse a request sent more often than recorded (by default one of an idempotent method, model/list, config/read..., is answered again as recorded; docs/repeats.md)")
+	fs.Var(&c.idempotent, "idempotent", "also answer a repeated `METHOD` as recorded (repeatable)")
+	c.stale.register(fs, true)
 	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
 	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
 	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
@@ -66,6 +76,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
 	fs.StringVar(&c.tokenFile, "ws-token-file", "", "with --listen: the bearer token (first line of `FILE`) a client must send when the recording's did (default: any bearer token)")
 	fs.IntVar(&c.connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
+	applyConfig("replay", fs)
 	return c
 }
 
@@ -130,7 +141,18 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 		patience = -1 // the package's zero is its default
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
+		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err,
+		NoRepeats: c.noRepeats, Idempotent: c.idempotent}
+	for _, r := range []struct {
+		kind  replay.RuleKind
+		specs []string
+	}{{replay.RuleIgnore, c.ignore}, {replay.RuleMatchOnly, c.matchOnly}} {
+		rules, err := replay.ParseRules(r.kind, r.specs)
+		if err != nil {
+			return usagef("--%s: %v", r.kind, err)
+		}
+		srv.Rules = append(srv.Rules, rules...)
+	}
 	for _, f := range c.faults {
 		fault, err := replay.ParseFault(f)
 		if err != nil {
@@ -147,6 +169,9 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 	srv.Script, err = replay.LoadFile(path, c.segment)
 	if err != nil {
 		return &exitError{exitUsage, err}
+	}
+	if err := checkStale(&c.stale, path, std.err); err != nil {
+		return err
 	}
 	if w := recorder.Warning(path, srv.Script.Problems); w != "" {
 		fmt.Fprintf(std.err, "codexrec replay: %s\n", w)

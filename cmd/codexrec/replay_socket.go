@@ -30,6 +30,11 @@ func replaySocket(c *replayConfig, proto *replay.Server, path string, std stdio)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
+	for _, p := range paths {
+		if err := checkStale(&c.stale, p, std.err); err != nil {
+			return err
+		}
+	}
 	srv := &wsreplay.Server{Recordings: paths, Loop: c.loop, Log: std.err,
 		Configure: func(r *replay.Server) {
 			*r = *proto

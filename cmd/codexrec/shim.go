@@ -155,6 +155,9 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 // shimMain is codexrec started as codex, by the script or a symlink: the session,
 // its report (--report, else CODEXREC_LOG) and its errors said as codex's.
 func shimMain(self string, c *shimConfig, args []string, std stdio) error {
+	if err := loadConfig(""); err != nil {
+		return asCodex(err, std)
+	}
 	run := func() error { return runAsCodex(self, c, args, std) }
 	report := firstSet(c.report, os.Getenv("CODEXREC_LOG"))
 	if report == "" || !shim.IsSession(args) && shim.SocketListen(args) == "" {

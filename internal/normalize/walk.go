@@ -158,7 +158,7 @@ func dedupe(o Object) Object {
 
 func (w *walker) ignored() bool {
 	for _, p := range w.n.ignore {
-		if p.match(w.path) {
+		if p.Match(w.path) {
 			return true
 		}
 	}
