@@ -91,16 +91,23 @@ func (s *session) render(i int) []byte {
 	f := &s.sc.Server[i]
 	line := f.Line
 	splice := f.Answers >= 0 && s.liveID[f.Answers] != "" && s.liveID[f.Answers] != f.Msg.ID
-	if !splice && len(s.subst) == 0 {
+	restore := f.paths && len(s.restores) > 0
+	if !splice && len(s.subst) == 0 && !restore {
 		return line
 	}
+	var b []byte
 	if !splice {
-		return s.substitute(nil, line)
+		b = s.substitute(nil, line)
+	} else {
+		b = make([]byte, 0, len(line)+len(s.liveID[f.Answers]))
+		b = s.substitute(b, line[:f.idStart])
+		b = append(b, s.liveID[f.Answers]...)
+		b = s.substitute(b, line[f.idEnd:])
 	}
-	b := make([]byte, 0, len(line)+len(s.liveID[f.Answers]))
-	b = s.substitute(b, line[:f.idStart])
-	b = append(b, s.liveID[f.Answers]...)
-	return s.substitute(b, line[f.idEnd:])
+	if restore {
+		b = s.restore(b)
+	}
+	return b
 }
 
 // substitute appends part to b with every echoed value replaced.

@@ -43,9 +43,10 @@ type session struct {
 	wrote    bool     // a server frame has been written
 	overload map[string]int
 	subst    []substitution
-	ended    bool // a fault ended the stream
-	hungUp   bool // Server.Hangup was closed
-	gone     bool // the client closed its end: writes are dropped
+	restores []substitution // path placeholders to real paths (paths.go)
+	ended    bool           // a fault ended the stream
+	hungUp   bool           // Server.Hangup was closed
+	gone     bool           // the client closed its end: writes are dropped
 
 	lastInput time.Time // when the client last sent a line (or the session began)
 	forced    []bool    // server frames released by patience
