@@ -120,4 +120,3 @@ func withoutCwd(t *testing.T, msg []byte) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
-
