@@ -53,8 +53,12 @@ func (s *session) ready(i int) bool {
 	if s.forced != nil && s.forced[i] {
 		return true
 	}
-	if a := s.sc.Server[i].Answers; a >= 0 && !s.matched[a] {
+	a := s.sc.Server[i].Answers
+	if a >= 0 && !s.matched[a] {
 		return false
+	}
+	if a >= 0 && (s.floats(a) || (s.early != nil && s.early[a])) {
+		return true // float.go, skip.go
 	}
 	return s.blockedOn(i) < 0
 }

@@ -31,6 +31,15 @@ type session struct {
 	keyDone map[string]int
 	keyList map[string][]int
 
+	// Requests outside any thread (float.go); nil under Strict or when none.
+	floating  []bool
+	floatList []int          // their indices in Script.Client
+	floatLo   int            // floatList before it is matched
+	early     []bool         // in order: requests matched while a frame before them had not come
+	holding   []heldMsg      // live requests waiting for their turn (hold.go)
+	respOf    []int          // index in Script.Server of a floating request's response, or -1
+	repeats   map[string]int // floating requests answered again, by description
+
 	// Server side.
 	queues   []*queue
 	timed    bool        // gaps or delays apply
@@ -89,12 +98,20 @@ func newSession(srv *Server, w io.Writer) *session {
 	if s.timed {
 		s.due = make([]time.Time, len(sc.Server))
 	}
+	s.initFloat()
 	if !srv.Unordered {
-		q := &queue{items: make([]int, len(sc.Server))}
-		for i := range q.items {
-			q.items[i] = i
+		q := &queue{items: make([]int, 0, len(sc.Server))}
+		for i := range sc.Server {
+			if sc.Server[i].Answers >= 0 {
+				// A response never holds back what follows it: anything recorded
+				// after it waits for its request anyway (see ready), and the
+				// answer to a request matched early goes as soon as it came.
+				s.queues = append(s.queues, &queue{items: []int{i}})
+				continue
+			}
+			q.items = append(q.items, i)
 		}
-		s.queues = []*queue{q}
+		s.queues = append(s.queues, q)
 		return s
 	}
 	s.ix = sc.threads()
@@ -105,6 +122,10 @@ func newSession(srv *Server, w io.Writer) *session {
 	}
 	byKey := map[string]*queue{}
 	for i := range sc.Server {
+		if s.floatResponse(i) {
+			s.queues = append(s.queues, &queue{items: []int{i}})
+			continue
+		}
 		k := s.ix.server[i].key
 		q := byKey[k]
 		if q == nil {
@@ -162,6 +183,9 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 		if d := s.stallDeadline(); !d.IsZero() && (at.IsZero() || d.Before(at)) {
 			at = d
 		}
+		if d := s.heldDeadline(); !d.IsZero() && (at.IsZero() || d.Before(at)) {
+			at = d
+		}
 		if !at.IsZero() {
 			timer.Reset(time.Until(at))
 			wake = timer.C
@@ -185,7 +209,12 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 				}
 			}
 		case now := <-wake:
-			s.release(now)
+			if d := s.heldDeadline(); !d.IsZero() && !now.Before(d) {
+				s.lastInput = now // the next one gets its own patience
+				s.releaseHeld(fmt.Sprintf("the client sent nothing for %v while it waited for its turn (patience)", s.patience()))
+			} else {
+				s.release(now)
+			}
 		case <-hangup:
 			// Read on for what the client wrote before it hung up; its EOF is
 			// normally a moment away.
@@ -211,6 +240,8 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 			// The client has gone: send what is due without waiting for gaps,
 			// as the real server finishes writing before it exits.
 			s.rush = true
+			for s.releaseHeld("the client ended before the messages recorded before it came") {
+			}
 		}
 		if err := s.pump(); err != nil {
 			return err
@@ -284,8 +315,9 @@ func (s *session) result(checkUnused bool) error {
 	if checkUnused {
 		var unused []*ClientFrame
 		s.reportSkipped()
+		s.reportFloating()
 		for i := s.lo; i < len(s.sc.Client); i++ {
-			if !s.done(i) {
+			if !s.done(i) && !s.floats(i) {
 				unused = append(unused, &s.sc.Client[i])
 			}
 		}
