@@ -163,6 +163,7 @@ func (s *screen) csi(params string, final byte) {
 		}
 		return // other modes, keyboard protocols: nothing on screen
 	}
+	s.clamp() // a cursor past the last column (a wrap pending) acts from the last one
 	var ps []int
 	for _, p := range strings.Split(params, ";") {
 		n, _ := strconv.Atoi(p)
