@@ -100,7 +100,7 @@ func (s *session) renderAs(i int, id wire.ID) []byte {
 	f := &s.sc.Server[i]
 	line := f.Line
 	splice := f.Answers >= 0 && id != "" && id != f.Msg.ID
-	restore := f.paths && len(s.restores) > 0
+	restore := f.paths && s.restoring
 	if !splice && len(s.subst) == 0 && !restore {
 		return line
 	}

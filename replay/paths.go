@@ -45,14 +45,14 @@ func hasPathPlaceholder(line []byte) bool {
 	return false
 }
 
-// resolvePaths fills in p's empty fields. The returned cleanup removes a private
-// CODEX_HOME it created.
-func resolvePaths(p Paths) (Paths, func(), error) {
-	cleanup := func() {}
+// resolvePaths fills in p's empty fields but CodexHome when neither it nor
+// $CODEX_HOME is set: that private directory is made when a frame first needs it
+// (privateCodexHome).
+func resolvePaths(p Paths) (Paths, error) {
 	if p.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return p, cleanup, fmt.Errorf("the working directory: %w", err)
+			return p, fmt.Errorf("the working directory: %w", err)
 		}
 		p.Cwd = wd
 	}
@@ -71,20 +71,12 @@ func resolvePaths(p Paths) (Paths, func(), error) {
 	if p.CodexHome == "" {
 		p.CodexHome = os.Getenv("CODEX_HOME")
 	}
-	if p.CodexHome == "" {
-		dir, err := os.MkdirTemp("", "codexrec-replay-codex-home-")
-		if err != nil {
-			return p, cleanup, fmt.Errorf("a private CODEX_HOME: %w", err)
-		}
-		p.CodexHome = dir
-		cleanup = func() { os.RemoveAll(dir) }
-	}
 	for _, f := range []*string{&p.Cwd, &p.CodexHome, &p.Home, &p.Tmp} {
-		if a, err := filepath.Abs(*f); err == nil {
+		if a, err := filepath.Abs(*f); err == nil && *f != "" {
 			*f = a
 		}
 	}
-	return p, cleanup, nil
+	return p, nil
 }
 
 // restorations are the byte replacements of the placeholders, as JSON string content.
@@ -101,10 +93,41 @@ func (p Paths) restorations() []substitution {
 // restore replaces, in b (already echo-substituted), each path placeholder the live
 // client never filled in with the replay's own path.
 func (s *session) restore(b []byte) []byte {
-	for _, r := range s.restores {
+	if s.restores == nil {
+		if s.paths.CodexHome == "" && bytes.Contains(b, []byte(sanitize.PlaceholderCodexHome)) {
+			s.privateCodexHome()
+		}
+		if s.paths.CodexHome != "" {
+			s.restores = s.paths.restorations()
+		}
+	}
+	rs := s.restores
+	if rs == nil {
+		rs = s.paths.restorations()
+	}
+	for _, r := range rs {
+		if len(r.live) == 0 {
+			continue // no CODEX_HOME yet: this frame holds no <codex-home>
+		}
 		if bytes.Contains(b, r.recorded) {
 			b = bytes.ReplaceAll(b, r.recorded, r.live)
 		}
 	}
 	return b
+}
+
+// privateCodexHome makes the directory served for <codex-home> when neither
+// Paths.CodexHome nor $CODEX_HOME says one; Serve removes it when it returns. If it
+// cannot be made, the temporary directory stands in.
+func (s *session) privateCodexHome() {
+	dir, err := os.MkdirTemp("", "codexrec-replay-codex-home-")
+	if err != nil {
+		if s.srv.Log != nil {
+			fmt.Fprintf(s.srv.Log, "replay: warning: a private CODEX_HOME: %v; serving %s for <codex-home>\n", err, s.paths.Tmp)
+		}
+		s.paths.CodexHome = s.paths.Tmp
+		return
+	}
+	s.paths.CodexHome = dir
+	s.cleanup = append(s.cleanup, func() { os.RemoveAll(dir) })
 }

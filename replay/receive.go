@@ -107,6 +107,10 @@ func (s *session) accept(j int, got Message) {
 	}
 	s.skipBefore(j)
 	s.matched[j] = true
+	if s.respQ != nil && s.respQ[j] != nil {
+		s.queues = append(s.queues, s.respQ[j])
+		s.respQ[j] = nil
+	}
 	s.liveID[j] = got.Msg.ID
 	// Skipped frames may belong to other keys than j's.
 	s.advance()

@@ -138,12 +138,16 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	ss := newSession(s, out)
 	if !s.KeepPlaceholders {
-		paths, cleanup, err := resolvePaths(s.Paths)
+		paths, err := resolvePaths(s.Paths)
 		if err != nil {
 			return fmt.Errorf("replay %s: %w", s.Script.Name, err)
 		}
-		defer cleanup()
-		ss.restores = paths.restorations()
+		ss.paths, ss.restoring = paths, true
+		defer func() {
+			for _, f := range ss.cleanup {
+				f()
+			}
+		}()
 	}
 	return ss.run(ctx, in)
 }

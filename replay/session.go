@@ -41,21 +41,28 @@ type session struct {
 	repeats   map[string]int // floating requests answered again, by description
 
 	// Server side.
-	queues   []*queue
-	timed    bool        // gaps or delays apply
-	due      []time.Time // when each timed frame may go, once it is ready
-	nextDue  time.Time   // earliest due time of a waiting frame, zero when none
-	rush     bool        // ignore due times (the client has gone)
-	sentReq  map[wire.ID]int
-	plans    map[int]*framePlan
-	held     [][]byte // reordered frames waiting for the next one
-	wrote    bool     // a server frame has been written
-	overload map[string]int
-	subst    []substitution
-	restores []substitution // path placeholders to real paths (paths.go)
-	ended    bool           // a fault ended the stream
-	hungUp   bool           // Server.Hangup was closed
-	gone     bool           // the client closed its end: writes are dropped
+	queues    []*queue
+	respQ     []*queue // responses sent on their own, by the request's index, until it comes
+	respPool  []queue  // their storage
+	respItems []int
+	drained   int         // single-frame queues emptied since the last compaction (send.go)
+	timed     bool        // gaps or delays apply
+	due       []time.Time // when each timed frame may go, once it is ready
+	nextDue   time.Time   // earliest due time of a waiting frame, zero when none
+	rush      bool        // ignore due times (the client has gone)
+	sentReq   map[wire.ID]int
+	plans     map[int]*framePlan
+	held      [][]byte // reordered frames waiting for the next one
+	wrote     bool     // a server frame has been written
+	overload  map[string]int
+	subst     []substitution
+	restores  []substitution // path placeholders to real paths (paths.go), once CODEX_HOME is known
+	paths     Paths          // what they are (paths.go)
+	restoring bool           // placeholders are restored
+	cleanup   []func()       // run when Serve returns
+	ended     bool           // a fault ended the stream
+	hungUp    bool           // Server.Hangup was closed
+	gone      bool           // the client closed its end: writes are dropped
 
 	lastInput time.Time // when the client last sent a line (or the session began)
 	forced    []bool    // server frames released by patience
@@ -102,11 +109,12 @@ func newSession(srv *Server, w io.Writer) *session {
 	if !srv.Unordered {
 		q := &queue{items: make([]int, 0, len(sc.Server))}
 		for i := range sc.Server {
-			if sc.Server[i].Answers >= 0 {
+			if a := sc.Server[i].Answers; a >= 0 {
 				// A response never holds back what follows it: anything recorded
 				// after it waits for its request anyway (see ready), and the
-				// answer to a request matched early goes as soon as it came.
-				s.queues = append(s.queues, &queue{items: []int{i}})
+				// answer to a request matched early goes as soon as it came. It
+				// joins the queues when its request comes (accept).
+				s.respQueue(a, i)
 				continue
 			}
 			q.items = append(q.items, i)
@@ -123,7 +131,7 @@ func newSession(srv *Server, w io.Writer) *session {
 	byKey := map[string]*queue{}
 	for i := range sc.Server {
 		if s.floatResponse(i) {
-			s.queues = append(s.queues, &queue{items: []int{i}})
+			s.respQueue(sc.Server[i].Answers, i)
 			continue
 		}
 		k := s.ix.server[i].key
@@ -136,6 +144,22 @@ func newSession(srv *Server, w io.Writer) *session {
 		q.items = append(q.items, i)
 	}
 	return s
+}
+
+// respQueue sets response i (to request a) apart from the queues until a comes.
+func (s *session) respQueue(a, i int) {
+	if s.respQ == nil {
+		s.respQ = make([]*queue, len(s.sc.Client))
+		s.respPool = make([]queue, 0, len(s.sc.Client))
+		s.respItems = make([]int, 0, len(s.sc.Client))
+	}
+	if len(s.respPool) == cap(s.respPool) || len(s.respItems) == cap(s.respItems) {
+		s.respQ[a] = &queue{items: []int{i}}
+		return
+	}
+	s.respItems = append(s.respItems, i)
+	s.respPool = append(s.respPool, queue{items: s.respItems[len(s.respItems)-1 : len(s.respItems) : len(s.respItems)]})
+	s.respQ[a] = &s.respPool[len(s.respPool)-1]
 }
 
 type readResult struct {
