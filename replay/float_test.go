@@ -130,3 +130,38 @@ func TestFloatingPatience(t *testing.T) {
 		t.Errorf("log:\n%s", log)
 	}
 }
+
+// TestHeldRequest: a request of a thread sent before the one recorded before it is
+// held, and matched in its turn once that one comes, within a long patience: no
+// answer goes out of order and Log says nothing about it.
+func TestHeldRequest(t *testing.T) {
+	var thread string
+	sc := load(t, recordReal(t, func(c *conn, work string) {
+		c.send(initialize(`1`), `{"method":"initialized"}`, threadStart(`2`, work, "never"))
+		l := c.response(`2`)
+		thread = gjson.Get(l[len(l)-1], "result.thread.id").Str
+		c.send(`{"id":3,"method":"thread/name/set","params":{"threadId":"` + thread + `","name":"alpha"}}`)
+		c.response(`3`)
+		c.send(`{"id":4,"method":"thread/read","params":{"threadId":"` + thread + `"}}`)
+		c.response(`4`)
+	}), 0)
+	s := serve(t, &replay.Server{Script: sc, Patience: 10 * time.Second})
+	s.send(initialize(`1`), `{"method":"initialized"}`, threadStart(`2`, recordedCwd(sc), "never"))
+	s.response(`2`)
+	start := time.Now()
+	s.send(`{"id":4,"method":"thread/read","params":{"threadId":"` + thread + `"}}`)
+	s.send(`{"id":3,"method":"thread/name/set","params":{"threadId":"` + thread + `","name":"alpha"}}`)
+	got := strings.Join(s.response(`4`), "")
+	if !strings.Contains(got, `"id":3`) || strings.Index(got, `"id":3`) > strings.Index(got, `"id":4`) {
+		t.Errorf("thread/read was answered before thread/name/set:\n%s", got)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the held request waited %v: patience released it, not its turn", d)
+	}
+	if err := s.finish(); err != nil {
+		t.Fatalf("Serve: %v\n%s", err, s.log)
+	}
+	if log := s.log.String(); strings.Contains(log, "out of order") {
+		t.Errorf("log:\n%s", log)
+	}
+}
