@@ -49,7 +49,7 @@ func TestFixturesServeRealPaths(t *testing.T) {
 					}
 				}
 				want := len(recorded(t, file, wire.ServerToClient))
-				deadline := time.Now().Add(10 * time.Second)
+				deadline := time.Now().Add(wstest.Timeout)
 				for len(c.Got()) < want && time.Now().Before(deadline) {
 					time.Sleep(10 * time.Millisecond)
 				}
