@@ -175,3 +175,27 @@ func Example() {
 	fmt.Println("codexrectest.Shim(t, recording, mode) returns a codex path")
 	// Output: codexrectest.Shim(t, recording, mode) returns a codex path
 }
+
+// TestShimServesRealPaths: through the shim, a sanitized capture's <codex-home> and
+// <cwd> reach a client that sends no cwd as absolute paths ($CODEX_HOME, the
+// client's directory), as a strictly typed client needs.
+func TestShimServesRealPaths(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin:/bin")
+	t.Setenv("CODEXREC_CODEX", "")
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	// The recorded client sent a cwd, this one none; it stops after thread/start.
+	t.Setenv("CODEXREC_REPLAY_FLAGS", "--match method --allow-unused")
+	codex := codexrectest.Shim(t, filepath.Join("..", "fixtures", "hermetic", codexbin.Newest, "plain.jsonl"), shim.ModeReplay)
+	c := startClient(t, codex, "app-server")
+	init := c.call(1, "initialize", map[string]any{"clientInfo": map[string]any{"name": "go-test-client", "version": "0.0.1"}})
+	if init["codexHome"] != home {
+		t.Errorf("codexHome %v, want $CODEX_HOME %s", init["codexHome"], home)
+	}
+	th := c.call(2, "thread/start", map[string]any{"approvalPolicy": "never", "sandbox": "read-only"})
+	wd, _ := os.Getwd()
+	if cwd, _ := th["cwd"].(string); cwd != wd {
+		t.Errorf("thread/start cwd %q, want the replay's working directory %s", cwd, wd)
+	}
+	c.close()
+}

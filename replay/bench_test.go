@@ -193,7 +193,8 @@ func BenchmarkServeLong(b *testing.B) {
 		b.SetBytes(int64(len(out)))
 		start := time.Now()
 		for i := 0; i < b.N; i++ {
-			srv := &replay.Server{Script: sc}
+			// Placeholders kept: the bytes served are the recording's, to be counted.
+			srv := &replay.Server{Script: sc, KeepPlaceholders: true}
 			outR, outW := io.Pipe()
 			done := make(chan int64)
 			go func() { n, _ := io.Copy(io.Discard, outR); done <- n }()

@@ -88,19 +88,35 @@ func (s *session) addEcho(recorded, live string) {
 // live client's id spliced in where it differs from the recorded one, and echoed
 // values substituted. The recorded line is never modified.
 func (s *session) render(i int) []byte {
+	var id wire.ID
+	if a := s.sc.Server[i].Answers; a >= 0 {
+		id = s.liveID[a]
+	}
+	return s.renderAs(i, id)
+}
+
+// renderAs is render with the live id given (a response sent once more).
+func (s *session) renderAs(i int, id wire.ID) []byte {
 	f := &s.sc.Server[i]
 	line := f.Line
-	splice := f.Answers >= 0 && s.liveID[f.Answers] != "" && s.liveID[f.Answers] != f.Msg.ID
-	if !splice && len(s.subst) == 0 {
+	splice := f.Answers >= 0 && id != "" && id != f.Msg.ID
+	restore := f.paths && s.restoring
+	if !splice && len(s.subst) == 0 && !restore {
 		return line
 	}
+	var b []byte
 	if !splice {
-		return s.substitute(nil, line)
+		b = s.substitute(nil, line)
+	} else {
+		b = make([]byte, 0, len(line)+len(id))
+		b = s.substitute(b, line[:f.idStart])
+		b = append(b, id...)
+		b = s.substitute(b, line[f.idEnd:])
 	}
-	b := make([]byte, 0, len(line)+len(s.liveID[f.Answers]))
-	b = s.substitute(b, line[:f.idStart])
-	b = append(b, s.liveID[f.Answers]...)
-	return s.substitute(b, line[f.idEnd:])
+	if restore {
+		b = s.restore(b)
+	}
+	return b
 }
 
 // substitute appends part to b with every echoed value replaced.

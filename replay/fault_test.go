@@ -133,7 +133,7 @@ func TestFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := playRecorded(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
+			got, err := playRecorded(t, &replay.Server{Script: sc, KeepPlaceholders: true, Faults: []replay.Fault{f}})
 			if err != nil {
 				t.Fatalf("Serve: %v", err)
 			}
@@ -152,7 +152,7 @@ func TestFaultEOF(t *testing.T) {
 	for _, rule := range []string{"eof", "eof:item/agentMessage/delta#3"} {
 		t.Run(rule, func(t *testing.T) {
 			f, _ := replay.ParseFault(rule)
-			srv := &replay.Server{Script: sc, Faults: []replay.Fault{f}}
+			srv := &replay.Server{Script: sc, KeepPlaceholders: true, Faults: []replay.Fault{f}}
 			s := serve(t, srv)
 			got, _ := s.playClient(sc)
 			got = append(got, s.rest()...) // EOF comes while the client still has its input open
@@ -173,7 +173,7 @@ func TestFaultDelay(t *testing.T) {
 	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
 	const delay = 150 * time.Millisecond
 	f, _ := replay.ParseFault("delay:item/agentMessage/delta#3=" + delay.String())
-	s := serve(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
+	s := serve(t, &replay.Server{Script: sc, KeepPlaceholders: true, Faults: []replay.Fault{f}})
 	_, sent := s.playClient(sc)
 	s.notification("item/agentMessage/delta")
 	s.notification("item/agentMessage/delta")
@@ -195,7 +195,7 @@ func TestFaultDelay(t *testing.T) {
 func TestFaultOverloaded(t *testing.T) {
 	sc := load(t, fixture(codexbin.Newest, "plain"), 0)
 	f, _ := replay.ParseFault("overloaded:turn/start")
-	s := serve(t, &replay.Server{Script: sc, Faults: []replay.Fault{f}})
+	s := serve(t, &replay.Server{Script: sc, KeepPlaceholders: true, Faults: []replay.Fault{f}})
 	var got []string
 	for _, cf := range sc.Client {
 		line := strings.TrimSuffix(string(cf.Line), "\n")
@@ -259,7 +259,7 @@ func TestFaultChoosesNothing(t *testing.T) {
 		faults = append(faults, f)
 	}
 	log := &syncBuffer{}
-	s := serve(t, &replay.Server{Script: sc, Faults: faults, Log: log})
+	s := serve(t, &replay.Server{Script: sc, KeepPlaceholders: true, Faults: faults, Log: log})
 	s.finish()
 	for _, want := range []string{"fault drop:item/agentMessag/delta chooses nothing", "fault completed-early:turn/start#2 chooses nothing",
 		"fault overloaded:turn/start#2 chooses nothing"} {

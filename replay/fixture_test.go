@@ -56,13 +56,14 @@ func playRecorded(t *testing.T, srv *replay.Server) ([]string, error) {
 }
 
 // TestRecordedClient: the recorded client, played back, gets the recorded server
-// frames byte for byte, in order, for every committed scenario of both versions.
+// frames byte for byte (placeholders kept), in order, for every committed scenario
+// of both versions.
 func TestRecordedClient(t *testing.T) {
 	for _, v := range codexbin.Versions {
 		for _, name := range []string{"plain", "approval-accept", "approval-decline", "apply-patch", "mcp-tool", "interrupt", "steer", "resume"} {
 			t.Run(v+"/"+name, func(t *testing.T) {
 				sc := load(t, fixture(v, name), 0)
-				got, err := playRecorded(t, &replay.Server{Script: sc, Mode: replay.ModeStrict})
+				got, err := playRecorded(t, &replay.Server{Script: sc, Mode: replay.ModeStrict, KeepPlaceholders: true})
 				if err != nil {
 					t.Fatal(err)
 				}

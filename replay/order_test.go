@@ -31,8 +31,9 @@ func twoThreads(ids map[string]string) lifetime {
 	}
 }
 
-// TestUnordered: with Unordered, requests of different threads may come in another
-// order than recorded and each gets its own thread's answer; in order they may not.
+// TestUnordered: with Unordered, and by default, requests of different threads may
+// come in another order than recorded and each gets its own thread's answer; with
+// Strict they may not.
 func TestUnordered(t *testing.T) {
 	ids := map[string]string{}
 	path := recordReal(t, twoThreads(ids))
@@ -64,17 +65,22 @@ func TestUnordered(t *testing.T) {
 		return threadOf
 	}
 
-	s := serve(t, &replay.Server{Script: sc, Unordered: true})
-	got := run(s)
-	if err := s.finish(); err != nil {
-		t.Fatalf("Serve: %v\n%s", err, s.log)
-	}
-	s.rest()
-	if got["10"] != ids["b"] || got["11"] != ids["a"] || got["13"] != "" {
-		t.Errorf("unordered: answers %v, want thread/start 10 -> %s, 11 -> %s, no errors", got, ids["b"], ids["a"])
+	// Unordered, and by default too: a request may pass the requests of other
+	// threads (skip.go), its answer going as soon as it came.
+	for _, unordered := range []bool{true, false} {
+		s := serve(t, &replay.Server{Script: sc, Unordered: unordered})
+		got := run(s)
+		if err := s.finish(); err != nil {
+			t.Fatalf("unordered %v: Serve: %v\n%s", unordered, err, s.log)
+		}
+		s.rest()
+		if got["10"] != ids["b"] || got["11"] != ids["a"] || got["13"] != "" {
+			t.Errorf("unordered %v: answers %v, want thread/start 10 -> %s, 11 -> %s, no errors", unordered, got, ids["b"], ids["a"])
+		}
 	}
 
-	s = serve(t, &replay.Server{Script: sc})
+	// Strict keeps the recorded order.
+	s := serve(t, &replay.Server{Script: sc, Strict: true})
 	s.send(initialize(`1`), `{"method":"initialized"}`, threadStart(`10`, cwd, "on-request"))
 	l := s.response(`10`)
 	if err := s.finish(); !errors.Is(err, replay.ErrNoMatch) {

@@ -17,8 +17,10 @@ const DefaultPatience = 200 * time.Millisecond
 // waits for thread/started before it sends turn/start would then wait forever.
 // Patience breaks that deadlock: when the client has sent nothing for Patience while
 // the next server frame waits only for a request or notification the client has not
-// sent, that frame goes out anyway, one frame per Patience, never a response (which
-// needs its request) and never ahead of an answer the client owes a server request.
+// sent, that frame goes out anyway, one frame per Patience, never a response before
+// its request and never ahead of an answer the client owes a server request.
+// When what it waits for is a request outside any thread (float.go), that request is
+// skipped instead, and everything that waited only for it goes on.
 
 // patience is the session's Patience; zero or less means never.
 func (s *session) patience() time.Duration {
@@ -46,7 +48,7 @@ func (s *session) stalled() (server, client int) {
 		}
 		server, client = i, -1
 		f := &s.sc.Server[i]
-		if f.Answers >= 0 {
+		if f.Answers >= 0 && !s.matched[f.Answers] {
 			continue // a response waits for its request
 		}
 		c := s.blockedOn(i)
@@ -86,11 +88,23 @@ func (s *session) release(now time.Time) {
 	if i < 0 {
 		return
 	}
+	s.lastInput = now // the next frame gets its own Patience
+	if s.floats(c) {
+		// A request outside any thread the client has not sent: it is skipped, and
+		// what waited for it goes on (float.go).
+		s.skip(c)
+		s.advance()
+		if s.srv.Log != nil {
+			f, cf := &s.sc.Server[i], &s.sc.Client[c]
+			fmt.Fprintf(s.srv.Log, "replay: the client sent nothing for %v while %s (seq %d) waited for %s (seq %d), outside any thread; skipped it (patience)\n",
+				p, describe(f.Msg), f.Seq, describe(cf.Msg), cf.Seq)
+		}
+		return
+	}
 	if s.forced == nil {
 		s.forced = make([]bool, len(s.sc.Server))
 	}
 	s.forced[i] = true
-	s.lastInput = now // the next frame gets its own Patience
 	if s.srv.Log != nil {
 		f, cf := &s.sc.Server[i], &s.sc.Client[c]
 		what := "a stderr line"

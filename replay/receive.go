@@ -27,12 +27,16 @@ func (s *session) receive(line []byte) error {
 	}
 	j := s.find(got)
 	if j < 0 {
-		if ok, err := s.repeat(got); ok {
+		if ok, err := s.repeat(got); ok || err != nil {
 			return err
+		}
+		if msg.Kind == wire.KindRequest && s.hold(got) {
+			return nil
 		}
 		return s.mismatch(got, "")
 	}
 	s.accept(j, got)
+	s.retryHeld()
 	return nil
 }
 
@@ -63,6 +67,9 @@ func (s *session) overloaded(msg wire.Message) bool {
 func (s *session) find(got Message) int {
 	cs := s.sc.Client
 	if !s.srv.Unordered {
+		if j := s.findFloating(got); j >= 0 {
+			return j
+		}
 		return s.findOrdered(got)
 	}
 	for pass := 0; pass < 2; pass++ {
@@ -87,20 +94,26 @@ func message(cf *ClientFrame) Message { return Message{Msg: cf.Msg, Line: cf.Lin
 // accept marks expected frame j as received from the live message got.
 func (s *session) accept(j int, got Message) {
 	cf := &s.sc.Client[j]
-	s.skipBefore(j)
-	s.matched[j] = true
-	s.liveID[j] = got.Msg.ID
-	for s.lo < len(s.matched) && s.done(s.lo) {
-		s.lo++
-	}
-	if s.srv.Unordered {
-		// Skipped notifications may belong to other keys than j's.
-		for k, list := range s.keyList {
-			for s.keyDone[k] < len(list) && s.done(list[s.keyDone[k]]) {
-				s.keyDone[k]++
+	if !s.srv.Unordered && j > s.lo && cf.Msg.Kind == wire.KindRequest {
+		for i := s.lo; i < j; i++ {
+			if !s.done(i) && !s.skippable(i) && !s.floats(i) {
+				if s.early == nil {
+					s.early = make([]bool, len(s.sc.Client))
+				}
+				s.early[j] = true
+				break
 			}
 		}
 	}
+	s.skipBefore(j)
+	s.matched[j] = true
+	if s.respQ != nil && s.respQ[j] != nil {
+		s.queues = append(s.queues, s.respQ[j])
+		s.respQ[j] = nil
+	}
+	s.liveID[j] = got.Msg.ID
+	// Skipped frames may belong to other keys than j's.
+	s.advance()
 	if got.Msg.Kind == wire.KindResponse || got.Msg.Kind == wire.KindError {
 		delete(s.sentReq, got.Msg.ID)
 	}

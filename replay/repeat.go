@@ -29,6 +29,9 @@ type Repeat struct {
 	Line   int    // 1-based position of the request in the client's stream
 	Method string // its method
 	Seq    int64  // seq of the recorded request whose answer was sent
+	// Floating is set when the request belongs to no thread: outside Server.Strict
+	// such a request is answered again whatever its method (initialize excepted).
+	Floating bool
 }
 
 func (s *session) idempotent(method string) bool {
@@ -55,30 +58,33 @@ func (s *session) repeated(got Message) (req, answer int) {
 	return -1, -1
 }
 
-// repeat answers got as a repeat when it is one and repeats are allowed.
+// repeat answers got as a repeat when it is one and repeats are allowed: its
+// method is idempotent, or (outside Server.Strict) the request it repeats belongs
+// to no thread.
 func (s *session) repeat(got Message) (bool, error) {
-	if s.srv.NoRepeats || got.Msg.Kind != wire.KindRequest || !s.idempotent(got.Msg.Method) {
+	if s.srv.NoRepeats || got.Msg.Kind != wire.KindRequest {
 		return false, nil
 	}
 	j, i := s.repeated(got)
 	if j < 0 {
 		return false, nil
 	}
-	f := &s.sc.Server[i]
-	b := make([]byte, 0, len(f.Line)+len(got.Msg.ID))
-	b = s.substitute(b, f.Line[:f.idStart])
-	b = append(b, got.Msg.ID...)
-	b = s.substitute(b, f.Line[f.idEnd:])
-	r := Repeat{Line: s.lines, Method: got.Msg.Method, Seq: s.sc.Client[j].Seq}
+	// initialize is the handshake: the app-server refuses a second one, so only an
+	// explicit Idempotent entry answers it again.
+	idem := s.idempotent(got.Msg.Method)
+	if !idem && (!s.floats(j) || got.Msg.Method == "initialize") {
+		return false, nil
+	}
+	r := Repeat{Line: s.lines, Method: got.Msg.Method, Seq: s.sc.Client[j].Seq, Floating: s.floats(j)}
 	s.repeats = append(s.repeats, r)
-	if s.srv.Log != nil {
+	if s.srv.Log != nil && idem {
 		fmt.Fprintf(s.srv.Log, "replay: client line %d: request %s repeated: answered as recorded (seq %d), an idempotent method (--no-repeats refuses this)\n",
 			r.Line, r.Method, r.Seq)
 	}
 	if s.srv.OnRepeat != nil {
 		s.srv.OnRepeat(r)
 	}
-	return true, s.write(b)
+	return true, s.write(s.renderAs(i, got.Msg.ID))
 }
 
 // repeatSuggestion is what would have answered got as a repeat, or "".

@@ -10,9 +10,9 @@ import (
 	"github.com/codexrec/codexrec/replay"
 )
 
-// modelList is a recording of the real app-server (0.171.0) asked model/list and
+// modelListScript is a recording of the real app-server (0.171.0) asked model/list and
 // config/read once each.
-func modelList(t *testing.T) *replay.Script {
+func modelListScript(t *testing.T) *replay.Script {
 	return load(t, filepath.Join("..", "fixtures", "examples", "model-list.jsonl"), 0)
 }
 
@@ -49,7 +49,7 @@ func TestRepeats(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := tc.srv
-			srv.Script = modelList(t)
+			srv.Script = modelListScript(t)
 			var reps []replay.Repeat
 			srv.OnRepeat = func(r replay.Repeat) { reps = append(reps, r) }
 			s := serve(t, &srv)

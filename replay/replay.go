@@ -71,6 +71,15 @@ type Server struct {
 	// client closes its end, writes stop quietly and its input is read to the end.)
 	Hangup <-chan struct{}
 
+	// Paths are the real directories served where the recording holds a sanitizer's
+	// path placeholder the live client did not fill in (<cwd>, <codex-home>, <home>,
+	// <tmp>); the zero value takes this process's (see Paths).
+	Paths Paths
+
+	// KeepPlaceholders serves path placeholders as recorded instead (a client that
+	// checks the recorded bytes themselves).
+	KeepPlaceholders bool
+
 	// FailFast makes Serve return at the first mismatch.
 	FailFast bool
 
@@ -143,6 +152,18 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		return fmt.Errorf("replay: %w", err)
 	}
 	ss := newSession(s, out)
+	if !s.KeepPlaceholders {
+		paths, err := resolvePaths(s.Paths)
+		if err != nil {
+			return fmt.Errorf("replay %s: %w", s.Script.Name, err)
+		}
+		ss.paths, ss.restoring = paths, true
+		defer func() {
+			for _, f := range ss.cleanup {
+				f()
+			}
+		}()
+	}
 	return ss.run(ctx, in)
 }
 

@@ -44,7 +44,8 @@ type ServerFrame struct {
 	// it answers; -1 otherwise.
 	Answers int
 
-	idStart, idEnd int // where the id's value sits in Line, for responses
+	idStart, idEnd int  // where the id's value sits in Line, for responses
+	paths          bool // Line holds a path placeholder (paths.go)
 }
 
 // Script is one server process lifetime of a recording, indexed for serving.
@@ -159,7 +160,7 @@ func (b *builder) add(e recorder.Entry) error {
 		}
 		sc.Client = append(sc.Client, cf)
 	case wire.ServerToClient, wire.Stderr:
-		sf := ServerFrame{Frame: f, After: len(sc.Client), Answers: -1}
+		sf := ServerFrame{Frame: f, After: len(sc.Client), Answers: -1, paths: hasPathPlaceholder(f.Line)}
 		if e.Dir == wire.ServerToClient {
 			switch f.Msg.Kind {
 			case wire.KindRequest:

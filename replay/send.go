@@ -38,11 +38,27 @@ func (s *session) pump() error {
 		if best == nil {
 			break
 		}
+		if len(best.items) == 1 {
+			s.drained++
+		}
 		best.head++
 		best.lastTime = s.sc.Server[bestIdx].Time
 		if err := s.emit(bestIdx); err != nil {
 			return err
 		}
+	}
+	if s.drained > 32 {
+		// Drop the responses' queues that are done, so that a long session does not
+		// scan them all for every frame.
+		s.drained = 0
+		live := s.queues[:0]
+		for _, q := range s.queues {
+			if q.head < len(q.items) || len(q.items) != 1 {
+				live = append(live, q)
+			}
+		}
+		clear(s.queues[len(live):])
+		s.queues = live
 	}
 	return s.flush()
 }
@@ -53,8 +69,12 @@ func (s *session) ready(i int) bool {
 	if s.forced != nil && s.forced[i] {
 		return true
 	}
-	if a := s.sc.Server[i].Answers; a >= 0 && !s.matched[a] {
+	a := s.sc.Server[i].Answers
+	if a >= 0 && !s.matched[a] {
 		return false
+	}
+	if a >= 0 && (s.floats(a) || (s.early != nil && s.early[a])) {
+		return true // float.go, skip.go
 	}
 	return s.blockedOn(i) < 0
 }

@@ -33,21 +33,37 @@ type session struct {
 	keyDone map[string]int
 	keyList map[string][]int
 
+	// Requests outside any thread (float.go); nil under Strict or when none.
+	floating  []bool
+	floatList []int     // their indices in Script.Client
+	floatLo   int       // floatList before it is matched
+	early     []bool    // in order: requests matched while a frame before them had not come
+	holding   []heldMsg // live requests waiting for their turn (hold.go)
+	respOf    []int     // index in Script.Server of a floating request's response, or -1
+
 	// Server side.
-	queues   []*queue
-	timed    bool        // gaps or delays apply
-	due      []time.Time // when each timed frame may go, once it is ready
-	nextDue  time.Time   // earliest due time of a waiting frame, zero when none
-	rush     bool        // ignore due times (the client has gone)
-	sentReq  map[wire.ID]int
-	plans    map[int]*framePlan
-	held     [][]byte // reordered frames waiting for the next one
-	wrote    bool     // a server frame has been written
-	overload map[string]int
-	subst    []substitution
-	ended    bool // a fault ended the stream
-	hungUp   bool // Server.Hangup was closed
-	gone     bool // the client closed its end: writes are dropped
+	queues    []*queue
+	respQ     []*queue // responses sent on their own, by the request's index, until it comes
+	respPool  []queue  // their storage
+	respItems []int
+	drained   int         // single-frame queues emptied since the last compaction (send.go)
+	timed     bool        // gaps or delays apply
+	due       []time.Time // when each timed frame may go, once it is ready
+	nextDue   time.Time   // earliest due time of a waiting frame, zero when none
+	rush      bool        // ignore due times (the client has gone)
+	sentReq   map[wire.ID]int
+	plans     map[int]*framePlan
+	held      [][]byte // reordered frames waiting for the next one
+	wrote     bool     // a server frame has been written
+	overload  map[string]int
+	subst     []substitution
+	restores  []substitution // path placeholders to real paths (paths.go), once CODEX_HOME is known
+	paths     Paths          // what they are (paths.go)
+	restoring bool           // placeholders are restored
+	cleanup   []func()       // run when Serve returns
+	ended     bool           // a fault ended the stream
+	hungUp    bool           // Server.Hangup was closed
+	gone      bool           // the client closed its end: writes are dropped
 
 	lastInput time.Time // when the client last sent a line (or the session began)
 	forced    []bool    // server frames released by patience
@@ -91,12 +107,21 @@ func newSession(srv *Server, w io.Writer) *session {
 	if s.timed {
 		s.due = make([]time.Time, len(sc.Server))
 	}
+	s.initFloat()
 	if !srv.Unordered {
-		q := &queue{items: make([]int, len(sc.Server))}
-		for i := range q.items {
-			q.items[i] = i
+		q := &queue{items: make([]int, 0, len(sc.Server))}
+		for i := range sc.Server {
+			if a := sc.Server[i].Answers; a >= 0 {
+				// A response never holds back what follows it: anything recorded
+				// after it waits for its request anyway (see ready), and the
+				// answer to a request matched early goes as soon as it came. It
+				// joins the queues when its request comes (accept).
+				s.respQueue(a, i)
+				continue
+			}
+			q.items = append(q.items, i)
 		}
-		s.queues = []*queue{q}
+		s.queues = append(s.queues, q)
 		return s
 	}
 	s.ix = sc.threads()
@@ -107,6 +132,10 @@ func newSession(srv *Server, w io.Writer) *session {
 	}
 	byKey := map[string]*queue{}
 	for i := range sc.Server {
+		if s.floatResponse(i) {
+			s.respQueue(sc.Server[i].Answers, i)
+			continue
+		}
 		k := s.ix.server[i].key
 		q := byKey[k]
 		if q == nil {
@@ -117,6 +146,22 @@ func newSession(srv *Server, w io.Writer) *session {
 		q.items = append(q.items, i)
 	}
 	return s
+}
+
+// respQueue sets response i (to request a) apart from the queues until a comes.
+func (s *session) respQueue(a, i int) {
+	if s.respQ == nil {
+		s.respQ = make([]*queue, len(s.sc.Client))
+		s.respPool = make([]queue, 0, len(s.sc.Client))
+		s.respItems = make([]int, 0, len(s.sc.Client))
+	}
+	if len(s.respPool) == cap(s.respPool) || len(s.respItems) == cap(s.respItems) {
+		s.respQ[a] = &queue{items: []int{i}}
+		return
+	}
+	s.respItems = append(s.respItems, i)
+	s.respPool = append(s.respPool, queue{items: s.respItems[len(s.respItems)-1 : len(s.respItems) : len(s.respItems)]})
+	s.respQ[a] = &s.respPool[len(s.respPool)-1]
 }
 
 type readResult struct {
@@ -164,6 +209,9 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 		if d := s.stallDeadline(); !d.IsZero() && (at.IsZero() || d.Before(at)) {
 			at = d
 		}
+		if d := s.heldDeadline(); !d.IsZero() && (at.IsZero() || d.Before(at)) {
+			at = d
+		}
 		if !at.IsZero() {
 			timer.Reset(time.Until(at))
 			wake = timer.C
@@ -187,7 +235,12 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 				}
 			}
 		case now := <-wake:
-			s.release(now)
+			if d := s.heldDeadline(); !d.IsZero() && !now.Before(d) {
+				s.lastInput = now // the next one gets its own patience
+				s.releaseHeld(fmt.Sprintf("the client sent nothing for %v while it waited for its turn (patience)", s.patience()))
+			} else {
+				s.release(now)
+			}
 		case <-hangup:
 			// Read on for what the client wrote before it hung up; its EOF is
 			// normally a moment away.
@@ -213,6 +266,8 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 			// The client has gone: send what is due without waiting for gaps,
 			// as the real server finishes writing before it exits.
 			s.rush = true
+			for s.releaseHeld("the client ended before the messages recorded before it came") {
+			}
 		}
 		if err := s.pump(); err != nil {
 			return err
@@ -286,8 +341,9 @@ func (s *session) result(checkUnused bool) error {
 	if checkUnused {
 		var unused []*ClientFrame
 		s.reportSkipped()
+		s.reportFloating()
 		for i := s.lo; i < len(s.sc.Client); i++ {
-			if !s.done(i) {
+			if !s.done(i) && !s.floats(i) {
 				unused = append(unused, &s.sc.Client[i])
 			}
 		}

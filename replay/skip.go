@@ -30,6 +30,7 @@ func (s *session) skippable(i int) bool {
 // of skippable notifications, or a notification skipped earlier.
 func (s *session) findOrdered(got Message) int {
 	cs := s.sc.Client
+	live := "-"
 	for j := s.lo; j < len(cs); j++ {
 		if s.done(j) {
 			continue
@@ -37,11 +38,39 @@ func (s *session) findOrdered(got Message) int {
 		if s.match(got, message(&cs[j])) {
 			return j
 		}
-		if !s.skippable(j) {
+		if s.skippable(j) || s.floats(j) {
+			continue
+		}
+		if live == "-" {
+			live = s.liveThread(got)
+		}
+		if !s.otherThread(live, j) {
 			break
 		}
 	}
 	return s.findSkipped(got)
+}
+
+// liveThread is the thread a live request names ("" when none, as thread/start), or
+// "-" for any other message: only requests pass frames of other threads.
+func (s *session) liveThread(got Message) string {
+	if s.srv.Strict || got.Msg.Kind != wire.KindRequest {
+		return "-"
+	}
+	return threadKey(got.Line)
+}
+
+// otherThread reports whether expected frame j is a request of another thread than
+// live: unless Strict, a request may pass the requests of other threads, since a
+// client that runs threads side by side (the TUI's title thread) orders them
+// differently from run to run. Server frames still wait for what was recorded
+// before them (and patience releases them).
+func (s *session) otherThread(live string, j int) bool {
+	if live == "-" || s.sc.Client[j].Msg.Kind != wire.KindRequest {
+		return false
+	}
+	k := s.sc.threads().client[j].key
+	return k != "" && k != live
 }
 
 // findSkipped returns a skipped notification got matches, or -1.
@@ -58,19 +87,24 @@ func (s *session) findSkipped(got Message) int {
 }
 
 // skipBefore skips the run of unreceived notifications just before expected frame
-// j, which the live client went past.
+// j, which the live client went past, and unless j is itself a request outside any
+// thread (whose place in the recorded order means nothing), the unreceived such
+// requests before j (float.go).
 func (s *session) skipBefore(j int) {
 	for i := j - 1; i >= s.lo; i-- {
-		if s.done(i) {
+		if s.done(i) || s.floats(i) {
 			continue
 		}
 		if !s.skippable(i) {
-			return
+			break
 		}
 		if s.skipped == nil {
 			s.skipped = make([]bool, len(s.sc.Client))
 		}
 		s.skipped[i] = true
+	}
+	if !s.floats(j) {
+		s.skipFloatingBefore(j)
 	}
 }
 
@@ -78,7 +112,7 @@ func (s *session) skipBefore(j int) {
 func (s *session) skippedFrames() []*ClientFrame {
 	var out []*ClientFrame
 	for i, sk := range s.skipped {
-		if sk && !s.matched[i] {
+		if sk && !s.matched[i] && !s.floats(i) {
 			out = append(out, &s.sc.Client[i])
 		}
 	}

@@ -48,6 +48,7 @@ type replayConfig struct {
 	urlFile     string
 	tokenFile   string
 	connections int
+	cwd         string
 	// banner prints codex's own ws:// banner once clients may connect: set when
 	// codexrec stands in for codex (the shim), never a flag.
 	banner bool
@@ -69,6 +70,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.failFast, "fail-fast", false, "exit at the first client message that matches nothing")
 	fs.BoolVar(&c.allowUnused, "allow-unused", false, "do not fail when the client ends before sending every recorded message")
 	fs.BoolVar(&c.stderr, "stderr", false, "replay the server's recorded stderr lines on stderr")
+	fs.StringVar(&c.cwd, "cwd", "", "serve the recording's <cwd> placeholder as `DIR` when the client sends no cwd (default: the working directory; see docs/replay.md)")
 	fs.DurationVar(&c.patience, "patience", replay.DefaultPatience, "send a server frame recorded after a client message the client has not sent once the client was silent this `long` (0: never; see docs/replay.md)")
 	fs.Var(&c.faults, "fault", "inject a fault `RULE`, KIND[:METHOD[#N]][=VALUE] (repeatable; see docs/replay.md), KIND one of\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
 	fs.StringVar(&c.listen, "listen", "", "serve WebSocket clients on `URL` (ws://HOST:PORT, port 0 picks one, or unix://PATH): each connection gets a fresh replay of FILE, or of DIR's recordings in connection order")
@@ -142,7 +144,7 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
 		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err,
-		NoRepeats: c.noRepeats, Idempotent: c.idempotent}
+		NoRepeats: c.noRepeats, Idempotent: c.idempotent, Paths: replay.Paths{Cwd: c.cwd}}
 	for _, r := range []struct {
 		kind  replay.RuleKind
 		specs []string

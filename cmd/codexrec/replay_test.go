@@ -69,6 +69,8 @@ func TestReplayCommand(t *testing.T) {
 		t.Fatal("the plain fixture no longer asks to say hello")
 	}
 	firstLine := in[:bytes.IndexByte(in, '\n')+1]
+	cwd := t.TempDir()
+	out = restoredPaths(t, out, cwd)
 
 	for _, tc := range []struct {
 		name       string
@@ -106,7 +108,7 @@ func TestReplayCommand(t *testing.T) {
 		{name: "no such segment", args: []string{"--segment", "3", plain}, code: 2, stderrHas: []string{"segment 3 (the recording has 1)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCodexrec(t, "", bytes.NewReader(tc.stdin), append([]string{"replay"}, tc.args...)...)
+			r := runCodexrec(t, "", bytes.NewReader(tc.stdin), append([]string{"replay", "--cwd", cwd}, tc.args...)...)
 			if r.code != tc.code {
 				t.Fatalf("exit code %d, want %d; stderr:\n%s", r.code, tc.code, r.stderr)
 			}
@@ -131,6 +133,19 @@ func TestReplayCommand(t *testing.T) {
 	}
 }
 
+// restoredPaths is what a replay in cwd serves for recorded server output: the path
+// placeholders become real paths (CODEX_HOME set to a test directory; the recorded
+// client sends the literal "<cwd>", which fills in nothing).
+func restoredPaths(t *testing.T, out []byte, cwd string) []byte {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	for _, r := range [][2]string{{"<codex-home>", home}, {"<cwd>", cwd}, {"<tmp>", os.TempDir()}, {"<home>", os.Getenv("HOME")}} {
+		out = bytes.ReplaceAll(out, []byte(r[0]), []byte(r[1]))
+	}
+	return out
+}
+
 // TestReplaySegment serves the second lifetime of the committed restart capture.
 func TestReplaySegment(t *testing.T) {
 	path := replayFixture(codexbin.Newest, "resume")
@@ -145,7 +160,9 @@ func TestReplaySegment(t *testing.T) {
 			out = append(out, e.Line...)
 		}
 	}
-	r := runCodexrec(t, "", bytes.NewReader(in), "replay", "--segment", fmt.Sprint(len(segs)), path)
+	cwd := t.TempDir()
+	out = restoredPaths(t, out, cwd)
+	r := runCodexrec(t, "", bytes.NewReader(in), "replay", "--cwd", cwd, "--segment", fmt.Sprint(len(segs)), path)
 	if r.code != 0 || !bytes.Equal(r.stdout, out) {
 		t.Fatalf("segment %d: exit %d, stdout %d bytes (want %d); stderr:\n%s", len(segs), r.code, len(r.stdout), len(out), r.stderr)
 	}
