@@ -171,18 +171,24 @@ func runCodexPath(_ any, args []string, std stdio) error {
 	}
 	p, err := codexbin.Find(args[0])
 	if err != nil {
-		return &exitError{exitUsage, installAdvice(err, args[0])}
+		return &exitError{exitUsage, installAdvice(err, args[0], false)}
 	}
 	fmt.Fprintln(std.out, p)
 	return nil
 }
 
-// installAdvice adds how to install a missing version to err.
-func installAdvice(err error, version string) error {
-	if errors.Is(err, codexbin.ErrNotInstalled) {
-		return fmt.Errorf("%w; codexrec codex install %s installs it", err, version)
+// installAdvice says how to install a missing version (and that --install would,
+// when orFlag), and where it was looked for.
+func installAdvice(err error, version string, orFlag bool) error {
+	if !errors.Is(err, codexbin.ErrNotInstalled) {
+		return err
 	}
-	return err
+	also := ""
+	if orFlag {
+		also = ", or pass --install"
+	}
+	return fmt.Errorf("codex %s is not installed: codexrec codex install %s installs it%s (%w; looked in %s)",
+		version, version, also, codexbin.ErrNotInstalled, strings.Join(codexbin.Caches(), ", "))
 }
 
 // findCodex returns the binary of version, installing it first when install is set.
@@ -192,7 +198,7 @@ func findCodex(version string, install bool, std stdio) (string, error) {
 		return p, err
 	}
 	if !install {
-		return "", fmt.Errorf("%w (or pass --install)", installAdvice(err, version))
+		return "", installAdvice(err, version, true)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

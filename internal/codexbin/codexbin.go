@@ -43,9 +43,9 @@ func CacheDir() (string, error) {
 	return filepath.Join(d, "codexrec", "codex"), nil
 }
 
-// caches are the directories Find looks in, in order: CacheDir, then .cache/codex of
+// Caches are the directories Find looks in, in order: CacheDir, then .cache/codex of
 // the codexrec module the working directory is in (a clone's own cache).
-func caches() []string {
+func Caches() []string {
 	var out []string
 	if c, err := CacheDir(); err == nil {
 		out = append(out, c)
@@ -75,7 +75,7 @@ func Find(version string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tried := caches()
+	tried := Caches()
 	for _, c := range tried {
 		p := plat.binaryIn(c, version)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
