@@ -57,9 +57,13 @@ func (m *indieModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		events = append(events, [2]any{typ, data})
 	}
 	var output []any
-	message := func(i int, text string) {
+	message := func(i int, text, phase string) {
 		id := item("msg", i)
-		add("response.output_item.added", map[string]any{"output_index": i, "item": map[string]any{"id": id, "type": "message", "status": "in_progress", "role": "assistant", "content": []any{}}})
+		added := map[string]any{"id": id, "type": "message", "status": "in_progress", "role": "assistant", "content": []any{}}
+		if phase != "" {
+			added["phase"] = phase
+		}
+		add("response.output_item.added", map[string]any{"output_index": i, "item": added})
 		add("response.content_part.added", map[string]any{"item_id": id, "output_index": i, "content_index": 0, "part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}})
 		for k := 0; k < len(text); k += 7 {
 			add("response.output_text.delta", map[string]any{"item_id": id, "output_index": i, "content_index": 0, "delta": text[k:min(k+7, len(text))]})
@@ -68,26 +72,34 @@ func (m *indieModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		part := map[string]any{"type": "output_text", "text": text, "annotations": []any{}}
 		add("response.content_part.done", map[string]any{"item_id": id, "output_index": i, "content_index": 0, "part": part})
 		done := map[string]any{"id": id, "type": "message", "status": "completed", "role": "assistant", "content": []any{part}}
+		if phase != "" {
+			done["phase"] = phase
+		}
 		add("response.output_item.done", map[string]any{"output_index": i, "item": done})
 		output = append(output, done)
 	}
 	add("response.created", map[string]any{"response": map[string]any{"id": respID, "object": "response", "status": "in_progress", "model": "gpt-indie", "output": []any{}}})
 	add("response.in_progress", map[string]any{"response": map[string]any{"id": respID, "object": "response", "status": "in_progress"}})
 	switch n {
-	case 1: // turn 1: reasoning, then a message
+	case 1: // turn 1: reasoning in two summary parts, then a message
 		id := item("rs", 0)
-		summary := "Considering how to greet."
+		parts := [][]string{{"Considering ", "how to ", "greet."}, {"A short ", "reply will do."}}
 		add("response.output_item.added", map[string]any{"output_index": 0, "item": map[string]any{"id": id, "type": "reasoning", "summary": []any{}}})
-		add("response.reasoning_summary_part.added", map[string]any{"item_id": id, "output_index": 0, "summary_index": 0, "part": map[string]any{"type": "summary_text", "text": ""}})
-		for _, d := range []string{"Considering ", "how to ", "greet."} {
-			add("response.reasoning_summary_text.delta", map[string]any{"item_id": id, "output_index": 0, "summary_index": 0, "delta": d})
+		var summary []any
+		for si, deltas := range parts {
+			text := strings.Join(deltas, "")
+			add("response.reasoning_summary_part.added", map[string]any{"item_id": id, "output_index": 0, "summary_index": si, "part": map[string]any{"type": "summary_text", "text": ""}})
+			for _, d := range deltas {
+				add("response.reasoning_summary_text.delta", map[string]any{"item_id": id, "output_index": 0, "summary_index": si, "delta": d})
+			}
+			add("response.reasoning_summary_text.done", map[string]any{"item_id": id, "output_index": 0, "summary_index": si, "text": text})
+			add("response.reasoning_summary_part.done", map[string]any{"item_id": id, "output_index": 0, "summary_index": si, "part": map[string]any{"type": "summary_text", "text": text}})
+			summary = append(summary, map[string]any{"type": "summary_text", "text": text})
 		}
-		add("response.reasoning_summary_text.done", map[string]any{"item_id": id, "output_index": 0, "summary_index": 0, "text": summary})
-		add("response.reasoning_summary_part.done", map[string]any{"item_id": id, "output_index": 0, "summary_index": 0, "part": map[string]any{"type": "summary_text", "text": summary}})
-		done := map[string]any{"id": id, "type": "reasoning", "summary": []any{map[string]any{"type": "summary_text", "text": summary}}}
+		done := map[string]any{"id": id, "type": "reasoning", "summary": summary}
 		add("response.output_item.done", map[string]any{"output_index": 0, "item": done})
 		output = append(output, done)
-		message(1, "Greetings from an independent model server, which numbers nothing like the fake one.")
+		message(1, "Greetings from an independent model server, which numbers nothing like the fake one.", "")
 	case 2: // turn 2: an escalated command
 		if !strings.Contains(string(body), "Run a command.") {
 			m.fail("request 2 does not carry the second turn's text")
@@ -102,7 +114,7 @@ func (m *indieModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !strings.Contains(string(body), "function_call_output") || !strings.Contains(string(body), "call_Zq2W8kPpT3") {
 			m.fail("request 3 does not carry the command's output")
 		}
-		message(0, "The command printed indie.")
+		message(0, "The command printed indie.", "final_answer")
 	default:
 		m.fail("unscripted request %d", n)
 		http.Error(w, "unscripted", http.StatusBadRequest)
