@@ -10,5 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CODEXREC_CACHE:-$root/.cache/codex}
 case $cache in /*) ;; *) cache=$PWD/$cache ;; esac
 export CODEXREC_CACHE=$cache
-cd "$root"
-exec "${GO:-go}" run ./cmd/codexrec codex install "$@"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$root" && "${GO:-go}" build -o "$tmp/codexrec" ./cmd/codexrec)
+"$tmp/codexrec" codex install "$@"
