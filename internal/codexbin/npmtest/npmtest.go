@@ -45,7 +45,7 @@ func Serve(t testing.TB, pkgs ...Package) *Registry {
 		byVersion[p.Version] = p
 	}
 	r := &Registry{}
-	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	r.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if rest, ok := strings.CutPrefix(req.URL.Path, "/tarballs/"); ok {
 			p, ok := byVersion[strings.TrimSuffix(rest, ".tgz")]
 			if !ok {
@@ -79,6 +79,7 @@ func Serve(t testing.TB, pkgs ...Package) *Registry {
 			},
 		})
 	}))
+	r.Start() // after r.Server is set: the handler reads r.URL
 	t.Cleanup(r.Close)
 	return r
 }
