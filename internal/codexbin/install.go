@@ -35,6 +35,17 @@ const (
 	maxMetadata = 16 << 20
 )
 
+// defaultClient gives up on a registry that does not answer; a download that
+// stalls is ended by the context (a user's Ctrl-C) or by the stall timer in download.
+var defaultClient = func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = time.Minute
+	return &http.Client{Transport: t}
+}()
+
+// stallTimeout ends a download that received nothing for this long.
+var stallTimeout = 2 * time.Minute
+
 // Options says where Install fetches from and installs to. The zero value installs
 // the running platform's binary from DefaultRegistry into CacheDir, silently.
 type Options struct {
@@ -88,7 +99,7 @@ func Install(ctx context.Context, version string, o Options) (Installation, erro
 	}
 	client := o.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = defaultClient
 	}
 	npmVersion := version + "-" + plat.NPM
 	name := Package + "@" + npmVersion
@@ -226,6 +237,10 @@ func sha512Of(integrity string) ([sha512.Size]byte, error) {
 // download writes the tarball to path and returns its size and sha512.
 func download(ctx context.Context, client *http.Client, u, path, name string, progress io.Writer) (int64, [sha512.Size]byte, error) {
 	var sum [sha512.Size]byte
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stall := time.AfterFunc(stallTimeout, func() { cancel(fmt.Errorf("no data for %s", stallTimeout)) })
+	defer stall.Stop()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return 0, sum, err
@@ -244,10 +259,13 @@ func download(ctx context.Context, client *http.Client, u, path, name string, pr
 	}
 	defer f.Close()
 	h := sha512.New()
-	p := &progressWriter{w: progress, name: name, total: resp.ContentLength}
+	p := &progressWriter{w: progress, name: name, total: resp.ContentLength, onData: func() { stall.Reset(stallTimeout) }}
 	n, err := io.Copy(io.MultiWriter(f, h, p), io.LimitReader(resp.Body, maxTarball+1))
 	p.done(err == nil)
 	if err != nil {
+		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+			err = c
+		}
 		return n, sum, err
 	}
 	if n > maxTarball {
@@ -263,16 +281,20 @@ func download(ctx context.Context, client *http.Client, u, path, name string, pr
 // progressWriter prints "downloading NAME: 12.3 of 98.1 MB (12%)" at most every
 // 200 ms.
 type progressWriter struct {
-	w     io.Writer
-	name  string
-	total int64
-	n     int64
-	last  time.Time
-	shown bool
+	w      io.Writer
+	onData func()
+	name   string
+	total  int64
+	n      int64
+	last   time.Time
+	shown  bool
 }
 
 func (p *progressWriter) Write(b []byte) (int, error) {
 	p.n += int64(len(b))
+	if p.onData != nil {
+		p.onData()
+	}
 	if p.w != nil && time.Since(p.last) >= 200*time.Millisecond {
 		p.print()
 	}
