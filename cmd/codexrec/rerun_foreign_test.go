@@ -104,7 +104,9 @@ func (m *indieModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !strings.Contains(string(body), "Run a command.") {
 			m.fail("request 2 does not carry the second turn's text")
 		}
-		args, _ := json.Marshal(map[string]any{"cmd": "echo indie", "sandbox_permissions": "require_escalated", "justification": "to print a word"})
+		// The sleep makes the output arrive after Codex's first wait, so that it is
+		// streamed as an outputDelta every time (see docs/capture.md, approval-accept).
+		args, _ := json.Marshal(map[string]any{"cmd": "sleep 1; echo indie", "login": false, "sandbox_permissions": "require_escalated", "justification": "to print a word"})
 		call := map[string]any{"id": item("fc", 0), "type": "function_call", "status": "completed", "call_id": fmt.Sprintf("call_Zq%dW8kPpT3", n), "name": "exec_command", "arguments": string(args)}
 		add("response.output_item.added", map[string]any{"output_index": 0, "item": call})
 		add("response.function_call_arguments.done", map[string]any{"item_id": item("fc", 0), "output_index": 0, "arguments": string(args)})
