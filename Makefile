@@ -13,9 +13,10 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/codexrec
 
-# Install the pinned real Codex binaries into .cache/codex (git-ignored) when missing.
+# Install the pinned real Codex binaries into .cache/codex (git-ignored) when missing:
+# `codexrec codex install`, from the npm registry, sha512-checked.
 codex:
-	@for v in $(CODEX_VERSIONS); do scripts/install-codex.sh $$v >/dev/null || exit 1; done
+	@GO=$(GO) scripts/install-codex.sh $(CODEX_VERSIONS) >/dev/null
 	@scripts/install-npm-client.sh >/dev/null
 
 lint:

@@ -39,6 +39,7 @@ type captureConfig struct {
 	scenario     string
 	codex        string
 	codexVersion string
+	install      bool
 	out          string
 	force        bool
 	keepFailed   bool
@@ -66,7 +67,8 @@ func captureFlags(fs *flag.FlagSet) any {
 	fs.DurationVar(&c.timeout, "timeout", fixtures.DefaultTimeout, "how long to wait for each step (a response, a notification, an exit)")
 	// In a capture the binary's version and the schema's are one: --codex-version
 	// picks both.
-	fs.StringVar(&c.codexVersion, "codex-version", "", "run the pinned codex `VERSION` installed by scripts/install-codex.sh, and validate against its schema (default "+codexbin.Newest+")")
+	fs.StringVar(&c.codexVersion, "codex-version", "", "run codex `VERSION` installed by `codexrec codex install`, and validate against its schema (default "+codexbin.Newest+")")
+	fs.BoolVar(&c.install, "install", false, "install --codex-version's binary from the npm registry when it is missing")
 	c.stages.register(fs, false)
 	return c
 }
@@ -104,7 +106,7 @@ func runCapture(cfg any, args []string, std stdio) error {
 	}
 	bin := c.codex
 	if bin == "" {
-		if bin, err = codexbin.Find(c.codexVersion); err != nil {
+		if bin, err = findCodex(c.codexVersion, c.install, std); err != nil {
 			return &exitError{exitUsage, err}
 		}
 	}

@@ -167,7 +167,7 @@ func TestCaptureErrors(t *testing.T) {
 		{"no output", []string{"--scenario", "plain"}, []string{"-o FILE is required"}, "", false},
 		{"unknown scenario", []string{"--scenario", "nope", "-o", filepath.Join(dir, "b.jsonl")}, []string{`no such scenario "nope"`, "approval-accept"}, "b.jsonl", false},
 		{"bad scenario file", []string{"--scenario", filepath.Join(dir, "missing.json"), "-o", filepath.Join(dir, "c.jsonl")}, []string{"missing.json"}, "c.jsonl", false},
-		{"missing version", []string{"--scenario", "plain", "--codex-version", "9.9.9", "-o", filepath.Join(dir, "d.jsonl")}, []string{"codex 9.9.9", "scripts/install-codex.sh 9.9.9"}, "d.jsonl", false},
+		{"missing version", []string{"--scenario", "plain", "--codex-version", "9.9.9", "-o", filepath.Join(dir, "d.jsonl")}, []string{"codex 9.9.9", "codexrec codex install 9.9.9", "--install"}, "d.jsonl", false},
 		{"both codex flags", []string{"--scenario", "plain", "--codex", dying, "--codex-version", "0.163.0", "-o", filepath.Join(dir, "e.jsonl")}, []string{"exclude each other"}, "e.jsonl", false},
 		{"exists", []string{"--scenario", "plain", "--codex", dying, "-o", existing}, []string{"already exists"}, "", false},
 		{"early exit", []string{"--scenario", "plain", "--codex", dying, "-o", filepath.Join(dir, "f.jsonl")}, []string{"exited before the scenario was done", "exit code 3", "fatal: cannot load config", "--keep-failed"}, "f.jsonl", false},

@@ -123,7 +123,7 @@ func lookupCommand(words []string) (*command, bool) {
 	if !ok || len(words) == 1 {
 		return c, ok
 	}
-	subs := map[string]map[string]*command{"schema": schemaCommands, "scenario": scenarioCommands}[words[0]]
+	subs := map[string]map[string]*command{"schema": schemaCommands, "scenario": scenarioCommands, "codex": codexCommands}[words[0]]
 	if len(words) > 2 || subs == nil {
 		return nil, false
 	}

@@ -21,7 +21,7 @@ import (
 func init() {
 	register(&command{
 		name:         "upgrade",
-		args:         "--from A --to B [--scenarios] [--rerun-both] [--json] [-o report.html] [--keep DIR] [RECORDING...]",
+		args:         "--from A --to B [--codex-from PATH] [--codex-to PATH] [--install] [--scenarios] [--rerun-both] [--json] [-o report.html] [--keep DIR] [RECORDING...]",
 		summary:      "rerun recordings (or the shipped scenarios) on codex A and B, diff each pair, add the schema diff, and say what changes for the client (exit 1 when anything is breaking)",
 		flags:        upgradeFlags,
 		run:          runUpgrade,
@@ -31,14 +31,19 @@ func init() {
 
 type upgradeConfig struct {
 	from, to, out, keep   string
+	codexFrom, codexTo    string
+	install               bool
 	json, scenarios, both bool
 	force, experimental   bool
 }
 
 func upgradeFlags(fs *flag.FlagSet) any {
 	c := &upgradeConfig{}
-	fs.StringVar(&c.from, "from", "", "the codex `VERSION` the recordings were made with (installed by scripts/install-codex.sh)")
-	fs.StringVar(&c.to, "to", "", "the codex `VERSION` to upgrade to")
+	fs.StringVar(&c.from, "from", "", "the codex `VERSION` the recordings were made with (installed by `codexrec codex install`; default with --codex-from: that binary's version)")
+	fs.StringVar(&c.to, "to", "", "the codex `VERSION` to upgrade to (default with --codex-to: that binary's version)")
+	fs.StringVar(&c.codexFrom, "codex-from", "", "run this codex binary `PATH` for --from instead of the installed one")
+	fs.StringVar(&c.codexTo, "codex-to", "", "run this codex binary `PATH` for --to instead of the installed one")
+	fs.BoolVar(&c.install, "install", false, "install a missing --from or --to binary from the npm registry first")
 	fs.BoolVar(&c.scenarios, "scenarios", false, "capture the shipped scenarios on both versions instead of rerunning recordings")
 	fs.BoolVar(&c.both, "rerun-both", false, "rerun each recording on --from too, even when it was made with that version")
 	fs.BoolVar(&c.json, "json", false, "write the report as JSON to stdout")
@@ -51,8 +56,17 @@ func upgradeFlags(fs *flag.FlagSet) any {
 
 func runUpgrade(cfg any, args []string, std stdio) error {
 	c := cfg.(*upgradeConfig)
+	for _, s := range []struct{ v, bin *string }{{&c.from, &c.codexFrom}, {&c.to, &c.codexTo}} {
+		if *s.v == "" && *s.bin != "" {
+			v, err := binaryVersion(*s.bin)
+			if err != nil {
+				return &exitError{exitUsage, err}
+			}
+			*s.v = v
+		}
+	}
 	if c.from == "" || c.to == "" {
-		return usagef("--from and --to are required")
+		return usagef("--from and --to are required (or --codex-from and --codex-to)")
 	}
 	if c.scenarios == (len(args) > 0) {
 		return usagef("want recordings, or --scenarios (not both)")
@@ -144,9 +158,15 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 // itself when it was made with v (unless --rerun-both), else its rerun (or, with
 // --scenarios, a capture).
 func (c *upgradeConfig) side(input, v string, from bool, out string, notes *[]string, std stdio) (string, error) {
+	codex := []string{"--codex-version", v}
+	if bin := map[bool]string{true: c.codexFrom, false: c.codexTo}[from]; bin != "" {
+		codex = []string{"--codex", bin}
+	} else if c.install {
+		codex = append(codex, "--install")
+	}
 	var args []string
 	if c.scenarios {
-		args = []string{"capture", "--scenario", input, "--codex-version", v, "-o", out, "--force"}
+		args = append([]string{"capture", "--scenario", input, "-o", out, "--force"}, codex...)
 	} else {
 		rec, err := recorder.ReadFile(input)
 		if err != nil {
@@ -155,7 +175,7 @@ func (c *upgradeConfig) side(input, v string, from bool, out string, notes *[]st
 		if from && !c.both && rec.Header.CodexVersion == v {
 			return input, nil
 		}
-		args = []string{"rerun", "--codex-version", v, "-o", out, "--force", input}
+		args = append(append([]string{"rerun", "-o", out, "--force"}, codex...), input)
 	}
 	var errBuf bytes.Buffer
 	err := runCommand(commands[args[0]], args[1:], stdio{in: std.in, out: io.Discard, err: &errBuf})

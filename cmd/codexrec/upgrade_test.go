@@ -133,3 +133,31 @@ func TestUpgradeReport(t *testing.T) {
 		t.Errorf("the report page should be static and carry the schema changes")
 	}
 }
+
+// upgrade --codex-from/--codex-to run the given binaries, with the versions their
+// --version names, from a directory and HOME where no cache holds any codex.
+func TestUpgradeCodexPaths(t *testing.T) {
+	v := codexbin.Oldest
+	bin := codextest.Binary(t, v)
+	tmp := t.TempDir()
+	plain, _ := filepath.Abs(filepath.Join("..", "..", "fixtures", "hermetic", v, "plain.jsonl"))
+	r := runIn(t, tmp, tmp, "http://127.0.0.1:1", "upgrade", "--codex-from", bin, "--codex-to", bin, "--rerun-both", "--json", plain)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var rep struct {
+		From, To   string
+		Recordings []struct{ Status string }
+	}
+	if err := json.Unmarshal(r.stdout, &rep); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if rep.From != v || rep.To != v || len(rep.Recordings) != 1 || rep.Recordings[0].Status != "same" {
+		t.Errorf("report %s", r.stdout)
+	}
+	// Without the paths, the versions are looked up in the (empty) cache.
+	r = runIn(t, tmp, tmp, "http://127.0.0.1:1", "upgrade", "--from", v, "--to", v, "--rerun-both", "--json", plain)
+	if !strings.Contains(string(r.stdout), "codexrec codex install "+v) {
+		t.Errorf("an upgrade without installed binaries does not say how to install them: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
