@@ -33,6 +33,8 @@ type Reader struct {
 	truncated bool
 	afterEnd  bool // an entry followed the trailer
 	trailers  int
+	// unreadable counts the whole lines skipped because they are no entry.
+	unreadable int
 }
 
 // NewReader reads the header from r. name is used in errors (a file name).
@@ -96,7 +98,9 @@ func (r *Reader) Entries() iter.Seq2[Entry, error] {
 //
 // A last line cut short (no newline, not a whole entry: the writer was killed or the
 // disk filled up) ends the recording like EOF and is reported by Truncated and
-// Problems; every entry before it is returned. Structural problems (see Problem) are
+// Problems; every entry before it is returned. Any other line that is not an entry
+// (garbage, a stray line after the trailer) is skipped and reported as
+// ProblemUnreadable with its line number. Structural problems (see Problem) are
 // collected, not errors.
 func (r *Reader) Next() (Entry, error) {
 	for {
@@ -122,7 +126,11 @@ func (r *Reader) Next() (Entry, error) {
 				r.atEOF()
 				return Entry{}, io.EOF
 			}
-			return Entry{}, fmt.Errorf("recording %s: line %d: %w", r.name, r.lineNo, err)
+			// A whole line that is no entry (garbage appended to the file, a line
+			// edited by hand) is skipped and reported: the entries around it stand.
+			r.unreadable++
+			r.problem(ProblemUnreadable, 0, fmt.Sprintf("%v: skipped", err))
+			continue
 		}
 		r.wholeOff = r.off
 		if r.trailer != nil && !r.afterEnd && (e.Type != TypeTrailer || r.trailers > 0) {
