@@ -2,6 +2,7 @@ package view
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -57,7 +58,11 @@ type Note struct {
 type Builder struct {
 	pending map[pendingKey]*Row // requests awaiting an answer
 	active  map[string]string   // thread id -> turn id of the running turn
-	text    map[string]string   // item id -> agent text so far
+	// item id -> agent text so far. Deltas are appended to one buffer per item and
+	// each row's Text is a view of its prefix (bytes once appended never change), so
+	// an item of n deltas costs linear time and at most twice its text in memory,
+	// not a copy of the text so far per row.
+	text    map[string]*[]byte
 	segment int
 }
 
@@ -72,7 +77,7 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 	if b.pending == nil {
 		b.pending = map[pendingKey]*Row{}
 		b.active = map[string]string{}
-		b.text = map[string]string{}
+		b.text = map[string]*[]byte{}
 	}
 	if b.segment == 0 {
 		b.segment = 1
@@ -83,7 +88,7 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 	if e.Dir == wire.Stderr || !e.Msg.Kind.IsJSON() {
 		return r
 	}
-	msg := gjson.ParseBytes(e.JSON())
+	msg := gjson.Parse(bytesString(e.JSON()))
 	p := msg.Get("params")
 	r.Thread = firstStr(p, "threadId", "thread.id", "conversationId")
 	r.Turn = firstStr(p, "turnId", "turn.id")
@@ -120,8 +125,15 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 		delete(b.active, r.Thread)
 	case e.Msg.Method == "item/agentMessage/delta":
 		r.Delta = true
-		b.text[r.Item] += p.Get("delta").Str
-		r.Text = b.text[r.Item]
+		buf := b.text[r.Item]
+		if buf == nil {
+			buf = new([]byte)
+			b.text[r.Item] = buf
+		}
+		*buf = append(*buf, p.Get("delta").Str...)
+		if len(*buf) > 0 {
+			r.Text = unsafe.String(&(*buf)[0], len(*buf))
+		}
 	case e.Msg.Method == "item/completed":
 		delete(b.text, r.Item)
 	}
