@@ -166,14 +166,15 @@ func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr
 	if err != nil {
 		return err
 	}
+	// The line first: whoever waits for the URL file finds the line already printed.
+	if stderr != nil {
+		fmt.Fprintf(stderr, "codexrec replay: listening on %s\n", bound)
+	}
 	if urlFile != "" {
 		if err := wsproxy.WriteURLFile(urlFile, bound.String()); err != nil {
 			ln.Close()
 			return err
 		}
-	}
-	if stderr != nil {
-		fmt.Fprintf(stderr, "codexrec replay: listening on %s\n", bound)
 	}
 	if s.Ready != nil {
 		s.Ready(bound.String())

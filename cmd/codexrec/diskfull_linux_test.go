@@ -53,7 +53,7 @@ func TestRecordOnFullFileSystem(t *testing.T) {
 				t.Errorf("exit 0 on a full disk; stderr: %s", r.stderr)
 			}
 			// "... is at PATH", "... kept unpublished at PATH": where the recording is.
-			named := regexp.MustCompile(` at (`+regexp.QuoteMeta(dir)+`/[^ :;,)]+)`).FindAllSubmatch(r.stderr, -1)
+			named := regexp.MustCompile(` at (`+regexp.QuoteMeta(dir)+`/[^\s:;,)]+)`).FindAllSubmatch(r.stderr, -1)
 			if len(named) == 0 {
 				t.Fatalf("the message says of no file in %s that the recording is there: %s", dir, r.stderr)
 			}

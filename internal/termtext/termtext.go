@@ -50,7 +50,16 @@ type Writer struct {
 }
 
 // New returns a Writer in mode m over w.
-func New(w io.Writer, m Mode) *Writer { return &Writer{w: w, mode: m} }
+func New(w io.Writer, m Mode) *Writer {
+	if m == Mask {
+		// The sanitizer's rules take a few tens of milliseconds to build: built
+		// meanwhile, not on the first line a command prints.
+		warm.Do(func() { go sanitize.MaskText(" ") })
+	}
+	return &Writer{w: w, mode: m}
+}
+
+var warm sync.Once
 
 // Unwrap returns the writer beneath (to ask whether it is a terminal).
 func (w *Writer) Unwrap() io.Writer { return w.w }
