@@ -180,6 +180,7 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 	var e Entry
 	var raw, msg, rawB64 string
 	var hasRaw, hasMsg, hasB64 bool
+	var msgAt int // where msg starts in content (0: unknown)
 	eol := true
 	var derr error
 	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
@@ -212,7 +213,7 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 		case "rawBase64":
 			rawB64, hasB64 = v.Str, true
 		case "msg":
-			msg, hasMsg = v.Raw, true
+			msg, hasMsg, msgAt = v.Raw, true, v.Index
 		case "rule":
 			e.Rule = v.Str
 		case "severity":
@@ -265,6 +266,11 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 				return Entry{}, fmt.Errorf("frame %d: rawBase64: %w", e.Seq, err)
 			}
 			body = b
+		case hasMsg && !deep && len(msg) >= aliasMsg && msgAt > 0 && msgAt+len(msg) < len(content) && string(content[msgAt:msgAt+len(msg)]) == msg:
+			// A large message is used where it lies in the line, which is the
+			// reader's own (wire.ReadLine allocates it): a 100 MB frame is not
+			// copied once more. Its newline overwrites the entry's closing brace.
+			body = content[msgAt : msgAt+len(msg) : msgAt+len(msg)+1]
 		case hasMsg:
 			body = make([]byte, len(msg), len(msg)+1)
 			copy(body, msg)
@@ -285,6 +291,10 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 	}
 	return e, nil
 }
+
+// aliasMsg is the size from which a frame's message is used in place in the line
+// read instead of copied: below it, a copy keeps less of the line alive.
+const aliasMsg = 64 << 10
 
 // Recording is a whole recording in memory.
 type Recording struct {
