@@ -62,7 +62,7 @@ type Builder struct {
 	// each row's Text is a view of its prefix (bytes once appended never change), so
 	// an item of n deltas costs linear time and at most twice its text in memory,
 	// not a copy of the text so far per row.
-	text    map[string]*[]byte
+	text    map[string]*itemText
 	segment int
 }
 
@@ -77,7 +77,7 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 	if b.pending == nil {
 		b.pending = map[pendingKey]*Row{}
 		b.active = map[string]string{}
-		b.text = map[string]*[]byte{}
+		b.text = map[string]*itemText{}
 	}
 	if b.segment == 0 {
 		b.segment = 1
@@ -125,15 +125,12 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 		delete(b.active, r.Thread)
 	case e.Msg.Method == "item/agentMessage/delta":
 		r.Delta = true
-		buf := b.text[r.Item]
-		if buf == nil {
-			buf = new([]byte)
-			b.text[r.Item] = buf
+		t := b.text[r.Item]
+		if t == nil {
+			t = &itemText{}
+			b.text[r.Item] = t
 		}
-		*buf = append(*buf, p.Get("delta").Str...)
-		if len(*buf) > 0 {
-			r.Text = unsafe.String(&(*buf)[0], len(*buf))
-		}
+		r.Text = t.add(p.Get("delta").Str)
 	case e.Msg.Method == "item/completed":
 		delete(b.text, r.Item)
 	}
@@ -163,4 +160,30 @@ func firstStr(v gjson.Result, paths ...string) string {
 		}
 	}
 	return ""
+}
+
+// itemText is an item's agent text so far: its first delta as it is (often where it
+// lies in the frame), then one buffer that only grows.
+type itemText struct {
+	first string
+	n     int
+	buf   []byte
+}
+
+// add appends d and returns the text so far, a view that later deltas never change.
+func (t *itemText) add(d string) string {
+	t.n++
+	if t.n == 1 {
+		t.first = d
+		return d
+	}
+	if t.buf == nil {
+		t.buf = append(make([]byte, 0, 2*(len(t.first)+len(d))), t.first...)
+		t.first = ""
+	}
+	t.buf = append(t.buf, d...)
+	if len(t.buf) == 0 {
+		return ""
+	}
+	return unsafe.String(&t.buf[0], len(t.buf))
 }
