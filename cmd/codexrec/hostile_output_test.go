@@ -22,7 +22,7 @@ func TestHostileRecordingEveryCommand(t *testing.T) {
 	if err := os.WriteFile(a, hostile.TerminalRecording(3, 40), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(b, hostile.TerminalRecording(5, 30), 0o600); err != nil {
+	if err := os.WriteFile(b, hostile.TerminalRecording(2000, 2048), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	page := func(name string) string { return filepath.Join(dir, name) }
