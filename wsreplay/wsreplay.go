@@ -48,6 +48,7 @@ type Server struct {
 	results []Result
 	conns   sync.WaitGroup
 	ctx     context.Context
+	scripts map[string]*loaded // by path: one shared script per recording
 }
 
 // Result is how one connection's replay ended.
