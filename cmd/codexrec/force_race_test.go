@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/recorder"
 )
 
@@ -51,6 +52,47 @@ func TestTwoForcedRecordsKeepBoth(t *testing.T) {
 		}
 		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: %v %v", p, fi, err)
+		}
+	}
+}
+
+// TestOutputFilesNeverThroughLinks: view --force, diff --html --force and check
+// --junit onto a symbolic link replace the link with a 0600 file and leave its
+// target as it was.
+func TestOutputFilesNeverThroughLinks(t *testing.T) {
+	plain, _ := filepath.Abs(replayFixture(codexbin.Newest, "plain"))
+	for _, args := range [][]string{
+		{"view", "--force", "-o", "OUT", plain},
+		{"diff", "--html", "--force", "-o", "OUT", plain, plain},
+		{"check", "--junit", "OUT", plain},
+	} {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "target")
+		if err := os.WriteFile(target, []byte("keep me\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "out")
+		if err := os.Symlink(target, out); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range args {
+			if a == "OUT" {
+				args[i] = out
+			}
+		}
+		r := runCodexrec(t, dir, nil, args...)
+		if r.code > 1 {
+			t.Errorf("%s: exit %d: %s", args[0], r.code, r.stderr)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "keep me\n" {
+			t.Errorf("%s wrote through the link: target holds %.40q", args[0], b)
+		}
+		fi, err := os.Lstat(out)
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v: want a regular 0600 file in place of the link", args[0], fi, err)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+			t.Errorf("%s: files left behind: %v", args[0], ents)
 		}
 	}
 }
