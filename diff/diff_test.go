@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -110,7 +111,6 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"missing", filepath.Join(dir, "nope.jsonl"), diff.Options{}, "no such file"},
 		{"not a recording", write("x.jsonl", `{"id":1,"method":"initialize"}`+"\n"), diff.Options{}, "not a codexrec recording"},
-		{"bad frame", write("y.jsonl", `{"type":"header","format":1}`+"\n"+`{"type":"frame","seq":1,"dir":"c2s","kind":"request","msg":{"id":1,`+"\n"), diff.Options{}, "line 2"},
 		{"bad ignore", write("z.jsonl", `{"type":"header","format":1}`+"\n"), diff.Options{Ignore: []string{"params/x"}}, "starts with '/'"},
 	}
 	for _, tt := range tests {
@@ -118,5 +118,10 @@ func TestLoadErrors(t *testing.T) {
 		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tt.want)) {
 			t.Errorf("%s: err = %v, want it to mention %q", tt.name, err, tt.want)
 		}
+	}
+	// A line that is no entry is skipped and reported, not an error.
+	s, err := diff.LoadFile(write("y.jsonl", `{"type":"header","format":1}`+"\n"+`{"type":"frame","seq":1,"dir":"c2s","kind":"request","msg":{"id":1,`+"\n"), diff.Options{})
+	if err != nil || len(s.Problems) != 1 || s.Problems[0].Line != 2 || s.Problems[0].Kind != recorder.ProblemUnreadable {
+		t.Errorf("bad frame: err = %v, problems %v: want line 2 skipped as unreadable", err, s)
 	}
 }

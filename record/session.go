@@ -8,6 +8,9 @@ package record
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -110,6 +113,17 @@ func (s *Session) Attach(w *recorder.Writer) {
 			if le, ok := err.(*sanitize.LeakError); ok {
 				le.File = w.Path()
 				le.Quarantine, _ = recorder.Quarantine(tmp, w.Path())
+			} else if err != nil {
+				// The guard could not run to the end (a full disk for its spool): the
+				// recording is kept, unpublished, where a leak would be.
+				if q, qerr := recorder.Quarantine(tmp, w.Path()); qerr == nil {
+					// Its temporary files are gone: the message names none of them.
+					var pe *fs.PathError
+					if errors.As(err, &pe) {
+						err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+					}
+					return fmt.Errorf("the leak guard could not finish (%w): the recording was not checked and is kept unpublished at %s", err, q)
+				}
 			}
 			return err
 		}
@@ -282,10 +296,15 @@ func (s *Session) writeExtra() error {
 // a *sanitize.RedactedError says it was published after the guard redacted it.
 func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
 	if err := s.writePending(true); err != nil {
-		if s.Writer != nil {
-			s.Writer.Abort()
+		// A write error (a full disk) is not the end of the recording: Close keeps
+		// every entry written whole and says where. Anything else discards it.
+		if s.Writer == nil || s.Writer.Err() == nil {
+			if s.Writer != nil {
+				s.Writer.Abort()
+			}
+			return t, err
 		}
-		return t, err
+		s.pending = nil
 	}
 	if s.Validator != nil {
 		var at time.Duration

@@ -1,6 +1,11 @@
 package recorder
 
-import "io"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+)
 
 // counts are what a trailer counts.
 type counts struct {
@@ -56,8 +61,8 @@ func (b *lineBuf) add(m mark, parts ...[]byte) error {
 			k, err := b.w.Write(p)
 			b.off += int64(k)
 			if err != nil {
-				b.err = err
-				return err
+				b.err = plainErr(err)
+				return b.err
 			}
 		}
 		b.commit(m)
@@ -96,7 +101,17 @@ func (b *lineBuf) flush() error {
 	}
 	b.buf, b.marks = b.buf[:0], b.marks[:0]
 	if err != nil {
-		b.err = err
+		b.err = plainErr(err)
+	}
+	return b.err
+}
+
+// plainErr drops the temporary file's name from a write error: it means nothing to
+// the user and is gone once the recording is published.
+func plainErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
 	return err
 }

@@ -22,6 +22,8 @@ const (
 	ProblemHeaders        ProblemKind = "duplicate-header" // a header line after the first line
 	ProblemCounts         ProblemKind = "trailer-counts"   // the trailer's counts disagree with the entries
 	ProblemTooDeep        ProblemKind = "too-deep"         // a message nests deeper than codexrec parses: read as raw text
+	ProblemUnreadable     ProblemKind = "unreadable-line"  // a whole line that is not an entry: skipped
+	ProblemDuplicateID    ProblemKind = "duplicate-id"     // a request id used again while an earlier request with it is unanswered
 )
 
 // Problem is something wrong with a recording's structure that does not keep it
@@ -34,7 +36,16 @@ type Problem struct {
 	Message string
 }
 
-func (p Problem) String() string { return fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message) }
+func (p Problem) String() string {
+	if p.Line == 0 { // found past the reader (replay's script), about a frame
+		return fmt.Sprintf("%s: %s", p.Kind, p.Message)
+	}
+	return fmt.Sprintf("line %d: %s: %s", p.Line, p.Kind, p.Message)
+}
+
+// Unreadable is how many whole lines were skipped because they are not entries
+// (each also a ProblemUnreadable while fewer than 100 problems are kept).
+func (r *Reader) Unreadable() int { return r.unreadable }
 
 // maxProblems bounds what a hostile file can make a reader keep.
 const maxProblems = 100

@@ -84,25 +84,38 @@ func writableDirError(path string, err error) error {
 // (there is no window between a check and the rename). When something did appear,
 // the recording is published under the first free name path.N.ext instead, and the
 // returned error (wrapping ErrExists) says where. It returns where the recording is.
-func publish(tmp, path string, force bool) (string, error) {
+//
+// With force it replaces only what was at path when the session started (before,
+// nil when nothing was): a recording another session published there meanwhile is
+// kept, and this one goes to the next free name as without force.
+func publish(tmp, path string, force bool, before fs.FileInfo) (string, error) {
 	if force {
-		if fi, err := os.Lstat(path); err == nil {
+		fi, err := os.Lstat(path)
+		if err == nil {
 			if err := replaceable(path, fi); err != nil {
 				return keepElsewhere(tmp, path, err)
 			}
 		}
-		// rename(2) replaces a symbolic link itself, never its target.
-		if err := os.Rename(tmp, path); err != nil {
-			return tmp, fmt.Errorf("record %s: publishing: %w; the recording is at %s", path, err, tmp)
+		if err == nil && before != nil && os.SameFile(fi, before) {
+			// rename(2) replaces a symbolic link itself, never its target.
+			if err := os.Rename(tmp, path); err != nil {
+				return tmp, fmt.Errorf("record %s: publishing: %w; the recording is at %s", path, err, tmp)
+			}
+			return path, nil
 		}
-		return path, nil
+		// Nothing to replace any more, or something that was not there when the
+		// session started: published as without force.
 	}
 	err := linkNoReplace(tmp, path)
 	if err == nil {
 		return path, nil
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return keepElsewhere(tmp, path, fmt.Errorf("record %s: %w (it appeared while recording)", path, ErrExists))
+		why := "it appeared while recording"
+		if force {
+			why = "another recording was published there while recording; --force replaces only what was there when recording started"
+		}
+		return keepElsewhere(tmp, path, fmt.Errorf("record %s: %w (%s)", path, ErrExists, why))
 	}
 	return tmp, fmt.Errorf("record %s: publishing: %w; the recording is at %s", path, err, tmp)
 }

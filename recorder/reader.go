@@ -33,6 +33,8 @@ type Reader struct {
 	truncated bool
 	afterEnd  bool // an entry followed the trailer
 	trailers  int
+	// unreadable counts the whole lines skipped because they are no entry.
+	unreadable int
 }
 
 // NewReader reads the header from r. name is used in errors (a file name).
@@ -96,7 +98,9 @@ func (r *Reader) Entries() iter.Seq2[Entry, error] {
 //
 // A last line cut short (no newline, not a whole entry: the writer was killed or the
 // disk filled up) ends the recording like EOF and is reported by Truncated and
-// Problems; every entry before it is returned. Structural problems (see Problem) are
+// Problems; every entry before it is returned. Any other line that is not an entry
+// (garbage, a stray line after the trailer) is skipped and reported as
+// ProblemUnreadable with its line number. Structural problems (see Problem) are
 // collected, not errors.
 func (r *Reader) Next() (Entry, error) {
 	for {
@@ -122,7 +126,11 @@ func (r *Reader) Next() (Entry, error) {
 				r.atEOF()
 				return Entry{}, io.EOF
 			}
-			return Entry{}, fmt.Errorf("recording %s: line %d: %w", r.name, r.lineNo, err)
+			// A whole line that is no entry (garbage appended to the file, a line
+			// edited by hand) is skipped and reported: the entries around it stand.
+			r.unreadable++
+			r.problem(ProblemUnreadable, 0, fmt.Sprintf("%v: skipped", err))
+			continue
 		}
 		r.wholeOff = r.off
 		if r.trailer != nil && !r.afterEnd && (e.Type != TypeTrailer || r.trailers > 0) {
@@ -172,6 +180,7 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 	var e Entry
 	var raw, msg, rawB64 string
 	var hasRaw, hasMsg, hasB64 bool
+	var msgAt int // where msg starts in content (0: unknown)
 	eol := true
 	var derr error
 	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
@@ -204,7 +213,7 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 		case "rawBase64":
 			rawB64, hasB64 = v.Str, true
 		case "msg":
-			msg, hasMsg = v.Raw, true
+			msg, hasMsg, msgAt = v.Raw, true, v.Index
 		case "rule":
 			e.Rule = v.Str
 		case "severity":
@@ -257,6 +266,11 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 				return Entry{}, fmt.Errorf("frame %d: rawBase64: %w", e.Seq, err)
 			}
 			body = b
+		case hasMsg && !deep && len(msg) >= aliasMsg && msgAt > 0 && msgAt+len(msg) < len(content) && string(content[msgAt:msgAt+len(msg)]) == msg:
+			// A large message is used where it lies in the line, which is the
+			// reader's own (wire.ReadLine allocates it): a 100 MB frame is not
+			// copied once more. Its newline overwrites the entry's closing brace.
+			body = content[msgAt : msgAt+len(msg) : msgAt+len(msg)+1]
 		case hasMsg:
 			body = make([]byte, len(msg), len(msg)+1)
 			copy(body, msg)
@@ -277,6 +291,10 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 	}
 	return e, nil
 }
+
+// aliasMsg is the size from which a frame's message is used in place in the line
+// read instead of copied: below it, a copy keeps less of the line alive.
+const aliasMsg = 64 << 10
 
 // Recording is a whole recording in memory.
 type Recording struct {

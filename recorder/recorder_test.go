@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,9 +213,6 @@ func TestReaderErrors(t *testing.T) {
 		{"empty", "", "empty file", recorder.ErrNoHeader},
 		{"not a recording", `{"id":1}` + "\n", "line 1", recorder.ErrNoHeader},
 		{"future format", `{"type":"header","format":99}` + "\n", "format 99", recorder.ErrFormatVersion},
-		{"garbage line", `{"type":"header","format":1}` + "\n" + "oops\n", "line 2: not a JSON object", nil},
-		{"frame without body", `{"type":"header","format":1}` + "\n" + `{"type":"frame","seq":1,"dir":"c2s"}` + "\n", "line 2: frame 1", nil},
-		{"bad direction", `{"type":"header","format":1}` + "\n" + `{"type":"frame","seq":1,"dir":"up","raw":""}` + "\n", `line 2: unknown direction "up"`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,5 +253,42 @@ func TestSegments(t *testing.T) {
 	segs := rec.Segments()
 	if len(segs) != 2 || len(segs[0]) != 3 || len(segs[1]) != 2 || segs[1][0].Segment != 2 {
 		t.Fatalf("segments = %+v", segs)
+	}
+}
+
+// A whole line that is no entry is skipped and reported with its line number; the
+// entries around it are read.
+func TestReaderSkipsUnreadableLines(t *testing.T) {
+	frame := `{"type":"frame","seq":3,"dir":"c2s","raw":"ok"}` + "\n"
+	trailer := `{"type":"trailer","ended":"client-eof","exitCode":0,"duration":1,"frames":{"c2s":1,"s2c":0,"stderr":0}}` + "\n"
+	tests := []struct{ name, line, want string }{
+		{"garbage line", "oops\n", "not a JSON object"},
+		{"frame without body", `{"type":"frame","seq":1,"dir":"c2s"}` + "\n", "frame 1"},
+		{"bad direction", `{"type":"frame","seq":1,"dir":"up","raw":""}` + "\n", `unknown direction "up"`},
+	}
+	for _, tt := range tests {
+		for _, after := range []bool{false, true} {
+			in := `{"type":"header","format":1}` + "\n" + tt.line + frame + trailer
+			line := 2
+			if after { // garbage after an intact trailer
+				in = `{"type":"header","format":1}` + "\n" + frame + trailer + tt.line
+				line = 4
+			}
+			rec, err := recorder.ReadAll(strings.NewReader(in), "x.jsonl")
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if len(rec.Frames()) != 1 || rec.Trailer == nil {
+				t.Errorf("%s: frames %d, trailer %v: want the entries around the line", tt.name, len(rec.Frames()), rec.Trailer)
+			}
+			if len(rec.Problems) != 1 || rec.Problems[0].Kind != recorder.ProblemUnreadable || rec.Problems[0].Line != line ||
+				!strings.Contains(rec.Problems[0].Message, tt.want) {
+				t.Errorf("%s (after trailer %v): problems %v, want one unreadable line %d: %s", tt.name, after, rec.Problems, line, tt.want)
+			}
+			w := recorder.Warning(rec.Name, rec.Problems)
+			if !strings.Contains(w, fmt.Sprintf("recording x.jsonl: line %d: unreadable-line", line)) {
+				t.Errorf("%s: warning %q does not name x.jsonl and line %d", tt.name, w, line)
+			}
+		}
 	}
 }

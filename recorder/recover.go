@@ -121,6 +121,7 @@ func Recover(tmp, path string, opt RecoverOptions) (string, *Trailer, error) {
 			return tmp, t, fmt.Errorf("recover %s: %w", tmp, err)
 		}
 	}
-	where, err := publish(tmp, path, opt.Force)
+	before, _ := os.Lstat(path) // recovery replaces, with Force, what is there now
+	where, err := publish(tmp, path, opt.Force, before)
 	return where, t, err
 }

@@ -32,7 +32,9 @@ type Writer struct {
 	path, tmp string
 	published string
 	force     bool
+	before    fs.FileInfo // what was at path when the recording started (--force replaces only that)
 	f         *os.File
+	out       io.Writer // f, or Options.WrapFile's wrapper of it
 	lb        lineBuf
 	start     time.Time
 	now       func() time.Time
@@ -44,6 +46,10 @@ type Writer struct {
 type Options struct {
 	Force bool // replace an existing recording (a regular file or a symbolic link)
 	Now   func() time.Time
+	// WrapFile, when set, wraps the temporary file's writer: every byte of the
+	// recording, trailer included, goes through it. Tests inject write faults (a
+	// disk filling up) with it.
+	WrapFile func(io.Writer) io.Writer
 }
 
 // Create starts a recording that will be published at path. It writes the header
@@ -54,6 +60,10 @@ func Create(path string, h Header, opt Options) (*Writer, error) {
 	if err := CheckTarget(path, opt.Force); err != nil {
 		return nil, err
 	}
+	var before fs.FileInfo
+	if opt.Force {
+		before, _ = os.Lstat(path)
+	}
 	f, tmp, err := createLocked(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return nil, writableDirError(path, err)
@@ -62,8 +72,12 @@ func Create(path string, h Header, opt Options) (*Writer, error) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	w := &Writer{path: path, tmp: tmp, f: f, force: opt.Force, start: now(), now: now}
-	w.lb.w = f
+	w := &Writer{path: path, tmp: tmp, f: f, force: opt.Force, before: before, start: now(), now: now}
+	w.out = f
+	if opt.WrapFile != nil {
+		w.out = opt.WrapFile(f)
+	}
+	w.lb.w = w.out
 	if h.Format == 0 {
 		h.Format = FormatVersion
 	}
@@ -85,6 +99,10 @@ func Create(path string, h Header, opt Options) (*Writer, error) {
 	}
 	return w, nil
 }
+
+// Err is the first write error, after which nothing more is written (Close still
+// keeps what was written whole), or nil.
+func (w *Writer) Err() error { return w.lb.err }
 
 // Path is where the recording will be published; TempPath is where it is written now.
 func (w *Writer) Path() string     { return w.path }
@@ -273,7 +291,7 @@ func (w *Writer) Close(t Trailer) error {
 			return w.fail(err)
 		}
 	}
-	where, err := publish(w.tmp, w.path, w.force)
+	where, err := publish(w.tmp, w.path, w.force, w.before)
 	w.published = where
 	if werr != nil {
 		if err != nil {
@@ -308,7 +326,11 @@ func (w *Writer) writeTrailer(t Trailer, direct bool) error {
 	}
 	b = append(b, '\n')
 	if direct {
-		_, err = w.f.Write(b)
+		out := w.out
+		if out == nil { // Recover's writer
+			out = w.f
+		}
+		_, err = out.Write(b)
 		return err
 	}
 	if err := w.lb.add(mark{}, b); err != nil {

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -103,7 +102,7 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 		return nil, err
 	}
 	b := builder{sc: &Script{Name: name, Segment: segment, Server: make([]ServerFrame, 0, hint)},
-		pendingC: map[wire.ID]int{}, pendingS: map[wire.ID]int{}}
+		pendingC: map[wire.ID][]int{}, pendingS: map[wire.ID][]int{}}
 	cur, started := 1, false
 	for e, err := range rd.Entries() {
 		if err != nil {
@@ -129,7 +128,7 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 		b.sc.Segments = max(b.sc.Segments, cur)
 	}
 	b.sc.Header = rd.Header()
-	b.sc.Problems = rd.Problems()
+	b.sc.Problems = append(rd.Problems(), b.problems...)
 	if segment > b.sc.Segments {
 		return nil, fmt.Errorf("replay %s: segment %d (the recording has %d): %w", name, segment, b.sc.Segments, ErrNoSegment)
 	}
@@ -138,9 +137,45 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 
 // builder indexes frames as they are read.
 type builder struct {
-	sc       *Script
-	pendingC map[wire.ID]int // recorded client request id -> index in Client
-	pendingS map[wire.ID]int // recorded server request id -> index in Server
+	sc *Script
+	// Recorded request ids waiting for their answer -> indexes in Client (client
+	// requests) or Server (server requests), oldest first: an id used again before
+	// its answer is answered in recorded order.
+	pendingC map[wire.ID][]int
+	pendingS map[wire.ID][]int
+	problems []recorder.Problem
+}
+
+// maxDupProblems bounds the duplicate-id problems one script keeps.
+const maxDupProblems = 20
+
+func (b *builder) problem(k recorder.ProblemKind, seq int64, msg string) {
+	if len(b.problems) < maxDupProblems {
+		b.problems = append(b.problems, recorder.Problem{Kind: k, Seq: seq, Message: msg})
+	}
+}
+
+// wait records request index i under id, noting an id already waiting.
+func (b *builder) wait(pending map[wire.ID][]int, id wire.ID, i int, f Frame, prev func(int) int64) {
+	if q := pending[id]; len(q) > 0 {
+		b.problem(recorder.ProblemDuplicateID, f.Seq, fmt.Sprintf("frame %d reuses request id %.40s of frame %d, still unanswered: answers are served in recorded order",
+			f.Seq, string(id), prev(q[len(q)-1])))
+	}
+	pending[id] = append(pending[id], i)
+}
+
+// answer takes the oldest request waiting under id.
+func answer(pending map[wire.ID][]int, id wire.ID) (int, bool) {
+	q := pending[id]
+	if len(q) == 0 {
+		return 0, false
+	}
+	if len(q) == 1 {
+		delete(pending, id)
+	} else {
+		pending[id] = q[1:]
+	}
+	return q[0], true
 }
 
 func (b *builder) add(e recorder.Entry) error {
@@ -151,11 +186,10 @@ func (b *builder) add(e recorder.Entry) error {
 		cf := ClientFrame{Frame: f, Answers: -1}
 		switch f.Msg.Kind {
 		case wire.KindRequest:
-			b.pendingC[f.Msg.ID] = len(sc.Client)
+			b.wait(b.pendingC, f.Msg.ID, len(sc.Client), f, func(i int) int64 { return sc.Client[i].Seq })
 		case wire.KindResponse, wire.KindError:
-			if j, ok := b.pendingS[f.Msg.ID]; ok {
+			if j, ok := answer(b.pendingS, f.Msg.ID); ok {
 				cf.Answers = j
-				delete(b.pendingS, f.Msg.ID)
 			}
 		}
 		sc.Client = append(sc.Client, cf)
@@ -164,15 +198,14 @@ func (b *builder) add(e recorder.Entry) error {
 		if e.Dir == wire.ServerToClient {
 			switch f.Msg.Kind {
 			case wire.KindRequest:
-				b.pendingS[f.Msg.ID] = len(sc.Server)
+				b.wait(b.pendingS, f.Msg.ID, len(sc.Server), f, func(i int) int64 { return sc.Server[i].Seq })
 			case wire.KindResponse, wire.KindError:
-				if j, ok := b.pendingC[f.Msg.ID]; ok {
-					delete(b.pendingC, f.Msg.ID)
+				if start, end, ok := idSpan(f.Line); !ok {
+					// Served as recorded, answering nothing: the one frame replay
+					// cannot match, not a reason to refuse the recording.
+					b.problem(recorder.ProblemUnreadable, f.Seq, fmt.Sprintf("frame %d: a response without a top-level id: served unmatched", f.Seq))
+				} else if j, ok := answer(b.pendingC, f.Msg.ID); ok {
 					sf.Answers, sf.After = j, j+1
-					start, end, ok := idSpan(f.Line)
-					if !ok {
-						return errors.New("response without a top-level id")
-					}
 					sf.idStart, sf.idEnd = start, end
 				}
 			}

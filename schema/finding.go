@@ -24,6 +24,7 @@ const (
 	RuleUnpairedResponse Rule = "unpaired-response" // answers an id never requested
 	RuleUndeclaredField  Rule = "undeclared-field"  // on the wire, declared nowhere at that position
 	RuleExperimental     Rule = "experimental"      // experimental method or field without experimentalApi
+	RuleDuplicateID      Rule = "duplicate-id"      // a request reuses the id of one still unanswered
 )
 
 // Severity is "error" for messages the version's protocol does not allow and "warning"

@@ -36,8 +36,15 @@ func (v *Validator) Check(f *wire.Frame) []Finding {
 		return nil
 	}
 	msg := wire.Classify(f.Line)
+	_, dup := v.pairer.PendingIDs(f.Dir)[msg.ID]
+	dup = dup && msg.Kind == wire.KindRequest
 	v.pairer.Observe(f.Dir, &msg)
-	return v.check(f, msg)
+	out := v.check(f, msg)
+	if dup {
+		out = append(out, Finding{Seq: f.Seq, Dir: f.Dir, Method: msg.Method, Rule: RuleDuplicateID, Pointer: "/id",
+			Reason: fmt.Sprintf("reuses id %.40s of a request still waiting for its answer: answers cannot be told apart", string(msg.ID))})
+	}
+	return out
 }
 
 // CheckClassified is Check for a frame whose Msg the caller has already classified

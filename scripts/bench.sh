@@ -10,6 +10,7 @@
 #   ROUNDS=20      rounds per run of BenchmarkTurn (each: 16 pipelined turns and 10
 #                  single turns per path) and of BenchmarkLoad (one 1000-delta turn)
 #   HUGE=0         skip the huge-line memory bench (HUGE_MB=100 sets the line's size)
+#   READERS=0      skip the readers' memory and time bench (READERS_SCALE=10: smaller)
 #   ECHO=0         skip the cat-echo framing bench
 #   BASE=REV       also run the record paths of codexrec built at git revision REV
 #                  (base-plain, base-record): before and after, in the same run
@@ -40,6 +41,11 @@ if [ "${HUGE:-1}" != 0 ]; then
   (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkHugeLine$' -test.benchtime 1x -test.count 1) | tee -a "$out.turn"
 fi
 awk -f scripts/benchtable.awk "$out.turn"
+# READERS=0 skips every reader's peak RSS and time on 300k deltas, a 100 MB line and
+# 1M frames (READERS_SCALE=10 divides the sizes); x-bound is RSS / (2 x file + 64 MB).
+if [ "${READERS:-1}" != 0 ]; then
+  (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkReaders$' -test.benchtime 1x -test.count 1)
+fi
 if [ "${ECHO:-1}" = 0 ]; then
   exit 0
 fi

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/codexrec/codexrec/recorder"
 )
 
 // Recordings are named so that a later run finds the same one again:
@@ -142,11 +145,11 @@ func (n *Namer) Next(method string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tmp := statePath + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp, statePath); err != nil {
+	// 0600 (it names the sessions), through a temporary file, never through a link.
+	if err := recorder.WriteFile(statePath, true, 0o600, func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	}); err != nil {
 		return "", err
 	}
 	return filepath.Join(n.Dir, name+".jsonl"), nil
@@ -173,7 +176,7 @@ func CleanName(s string) string {
 func lock(path string) (func(), error) {
 	deadline := time.Now().Add(lockWait)
 	for {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err == nil {
 			fmt.Fprintf(f, "%d\n", os.Getpid())
 			f.Close()

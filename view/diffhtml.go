@@ -32,7 +32,12 @@ type diffStep struct {
 // both sessions side by side per direction, aligned as diff aligns them, each step
 // marked same, changed (with its changes), added, removed or moved, with diff's report on
 // top. oldS and newS are the recordings loaded by diff.Load, r their diff.Compare.
+// Secret-shaped values are masked (see Page to reveal them).
 func WriteDiffHTML(w io.Writer, oldRec, newRec *recorder.Recording, oldS, newS *diff.Session, r *diff.Report) error {
+	return Page{}.WriteDiffHTML(w, oldRec, newRec, oldS, newS, r)
+}
+
+func diffPage(oldRec, newRec *recorder.Recording, oldS, newS *diff.Session, r *diff.Report) pageData {
 	oldData, newData := buildSession(oldRec), buildSession(newRec)
 	index := func(s sessionData) map[int64]int {
 		m := make(map[int64]int, len(s.Frames))
@@ -65,6 +70,6 @@ func WriteDiffHTML(w io.Writer, oldRec, newRec *recorder.Recording, oldS, newS *
 		}
 		d.Lanes = append(d.Lanes, lane)
 	}
-	return writePage(w, pageData{Mode: "diff", Title: "codexrec diff " + oldRec.Name + " " + newRec.Name,
-		Sessions: []sessionData{oldData, newData}, Diff: d})
+	return pageData{Mode: "diff", Title: "codexrec diff " + oldRec.Name + " " + newRec.Name,
+		Sessions: []sessionData{oldData, newData}, Diff: d}
 }

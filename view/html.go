@@ -1,17 +1,18 @@
 package view
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
 	"strings"
+	"unsafe"
 
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -79,10 +80,13 @@ type frameData struct {
 // WriteHTML writes rec as one self-contained HTML page: no network access, no external
 // script, style or font. Every piece of recorded content reaches the page as JSON
 // data and is put into the document as text, never as markup.
-func WriteHTML(w io.Writer, rec *recorder.Recording) error {
+// Secret-shaped values are masked (see Page to reveal them).
+func WriteHTML(w io.Writer, rec *recorder.Recording) error { return Page{}.WriteHTML(w, rec) }
+
+func recordingPage(rec *recorder.Recording) pageData {
 	s := buildSession(rec)
 	title := "codexrec " + rec.Name
-	return writePage(w, pageData{Mode: "recording", Title: title, Sessions: []sessionData{s}})
+	return pageData{Mode: "recording", Title: title, Sessions: []sessionData{s}}
 }
 
 func buildSession(rec *recorder.Recording) sessionData {
@@ -138,7 +142,7 @@ func buildSession(rec *recorder.Recording) sessionData {
 func frameOf(r *Row, block int) frameData {
 	f := frameData{Seq: r.Seq, T: r.Time.Seconds(), Dir: r.Dir.String(), Method: r.Method,
 		ID: string(r.ID), Block: block, Summary: r.Summary, Unpaired: r.Unpaired,
-		JSON: string(wire.Content(r.Line))}
+		JSON: bytesString(wire.Content(r.Line))}
 	if r.Dir != wire.Stderr {
 		f.Kind = r.Kind.String()
 	}
@@ -173,31 +177,47 @@ func markRuns(fs []frameData, rows []*Row) {
 // writes it, which escapes <, > and & (\u003c...), so no recorded text can close the
 // script element; a Content-Security-Policy allows only the page's own script (by
 // hash) and no network access at all.
-func writePage(w io.Writer, data pageData) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(true)
-	if err := enc.Encode(data); err != nil {
-		return fmt.Errorf("view: %w", err)
+func writePageData(w io.Writer, data pageData, p Page) error {
+	pw := &pieceWriter{w: bufio.NewWriterSize(w, 256<<10), limit: p.MaxBytes}
+	if pw.limit == 0 {
+		pw.limit = DefaultMaxBytes
+	}
+	if !p.Reveal {
+		z, err := sanitize.New(sanitize.Options{})
+		if err != nil {
+			return fmt.Errorf("view: no sanitizer to mask the page with: %w", err)
+		}
+		pw.z = z
+		data.Title = sanitize.MaskText(data.Title)
 	}
 	sum := sha256.Sum256([]byte(pageJS))
 	csp := "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" +
 		base64.StdEncoding.EncodeToString(sum[:]) + "'"
-	var out bytes.Buffer
-	out.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
-	out.WriteString(`<meta http-equiv="Content-Security-Policy" content="` + csp + "\">\n")
-	out.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
-	out.WriteString("<title>" + html.EscapeString(data.Title) + "</title>\n<style>")
-	out.WriteString(pageCSS)
-	out.WriteString("</style></head>\n<body>\n<noscript>This page needs JavaScript to show the recording.</noscript>\n")
-	out.WriteString(`<script id="codexrec-data" type="application/json">`)
-	out.Write(bytes.TrimRight(buf.Bytes(), "\n"))
-	out.WriteString("</script>\n<script>")
-	out.WriteString(pageJS)
-	out.WriteString("</script>\n</body></html>\n")
-	_, err := w.Write(out.Bytes())
-	if err != nil {
-		return fmt.Errorf("view: %w", err)
+	pw.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+	pw.raw(`<meta http-equiv="Content-Security-Policy" content="` + csp + "\">\n")
+	pw.raw(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
+	pw.raw("<title>" + html.EscapeString(data.Title) + "</title>\n<style>")
+	pw.raw(pageCSS)
+	pw.raw("</style></head>\n<body>\n<noscript>This page needs JavaScript to show the recording.</noscript>\n")
+	pw.raw(`<script id="codexrec-data" type="application/json">`)
+	pw.data(data)
+	pw.raw("</script>\n<script>")
+	pw.raw(pageJS)
+	pw.raw("</script>\n</body></html>\n")
+	if pw.err == nil {
+		pw.err = pw.w.Flush()
+	}
+	if pw.err != nil {
+		return fmt.Errorf("view: %w", pw.err)
 	}
 	return nil
+}
+
+// bytesString is b as a string without a copy: a frame's bytes are never modified
+// once read, and a page of a large recording would otherwise hold them twice.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }

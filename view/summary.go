@@ -3,6 +3,7 @@ package view
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -23,15 +24,15 @@ func Summarize(e *recorder.Entry) string {
 
 func summarize(e *recorder.Entry) string {
 	if e.Dir == wire.Stderr {
-		return stripANSI(string(wire.Content(e.Line)))
+		return stripANSI(head(bytesString(wire.Content(e.Line))))
 	}
 	switch e.Msg.Kind {
 	case wire.KindRaw:
-		return e.Msg.Reason + ": " + string(wire.Content(e.Line))
+		return e.Msg.Reason + ": " + head(bytesString(wire.Content(e.Line)))
 	case wire.KindUnknown:
-		return e.Msg.Reason + ": " + compact(gjson.ParseBytes(e.JSON()))
+		return e.Msg.Reason + ": " + compact(gjson.Parse(bytesString(e.JSON())))
 	}
-	msg := gjson.ParseBytes(e.JSON())
+	msg := gjson.Parse(bytesString(e.JSON()))
 	switch e.Msg.Kind {
 	case wire.KindError:
 		s := "error"
@@ -83,7 +84,7 @@ func summarizeParams(method string, p gjson.Result) string {
 		return summarizeItem(p.Get("item"))
 	case "item/agentMessage/delta", "item/commandExecution/outputDelta", "item/reasoning/textDelta",
 		"item/reasoning/summaryTextDelta", "item/plan/delta", "item/fileChange/outputDelta":
-		return quote(p.Get("delta").Str)
+		return quote(head(p.Get("delta").Str))
 	case "item/commandExecution/requestApproval":
 		return join("approve command", commandText(p.Get("command")), reason(p))
 	case "execCommandApproval":
@@ -295,6 +296,20 @@ func quote(s string) string {
 		return ""
 	}
 	return strconv.Quote(s)
+}
+
+// head is as much of s as a summary can show, with room for a secret that starts
+// in it to be recognised whole: a 100 MB delta is not quoted and masked whole to
+// show 200 characters of it.
+func head(s string) string {
+	n := maxSummary*4 + 4096
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // clip shortens s to maxSummary runes and removes control characters, so a summary

@@ -194,7 +194,7 @@ func (t *Text) flushRun() {
 	s.WriteString(" ")
 	s.WriteString(t.head(r, fmt.Sprintf(" ×%d", run.n)))
 	s.WriteString(" ")
-	s.WriteString(t.paint(summaryColor(r), clip(quote(sanitize.MaskText(r.Text)))))
+	s.WriteString(t.paint(summaryColor(r), clip(quote(sanitize.MaskText(head(r.Text))))))
 	fmt.Fprintln(t.out(), s.String())
 }
 

@@ -2,6 +2,7 @@ package view
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -57,7 +58,11 @@ type Note struct {
 type Builder struct {
 	pending map[pendingKey]*Row // requests awaiting an answer
 	active  map[string]string   // thread id -> turn id of the running turn
-	text    map[string]string   // item id -> agent text so far
+	// item id -> agent text so far. Deltas are appended to one buffer per item and
+	// each row's Text is a view of its prefix (bytes once appended never change), so
+	// an item of n deltas costs linear time and at most twice its text in memory,
+	// not a copy of the text so far per row.
+	text    map[string]*itemText
 	segment int
 }
 
@@ -72,7 +77,7 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 	if b.pending == nil {
 		b.pending = map[pendingKey]*Row{}
 		b.active = map[string]string{}
-		b.text = map[string]string{}
+		b.text = map[string]*itemText{}
 	}
 	if b.segment == 0 {
 		b.segment = 1
@@ -83,7 +88,7 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 	if e.Dir == wire.Stderr || !e.Msg.Kind.IsJSON() {
 		return r
 	}
-	msg := gjson.ParseBytes(e.JSON())
+	msg := gjson.Parse(bytesString(e.JSON()))
 	p := msg.Get("params")
 	r.Thread = firstStr(p, "threadId", "thread.id", "conversationId")
 	r.Turn = firstStr(p, "turnId", "turn.id")
@@ -120,8 +125,12 @@ func (b *Builder) Frame(e *recorder.Entry) *Row {
 		delete(b.active, r.Thread)
 	case e.Msg.Method == "item/agentMessage/delta":
 		r.Delta = true
-		b.text[r.Item] += p.Get("delta").Str
-		r.Text = b.text[r.Item]
+		t := b.text[r.Item]
+		if t == nil {
+			t = &itemText{}
+			b.text[r.Item] = t
+		}
+		r.Text = t.add(p.Get("delta").Str)
 	case e.Msg.Method == "item/completed":
 		delete(b.text, r.Item)
 	}
@@ -151,4 +160,30 @@ func firstStr(v gjson.Result, paths ...string) string {
 		}
 	}
 	return ""
+}
+
+// itemText is an item's agent text so far: its first delta as it is (often where it
+// lies in the frame), then one buffer that only grows.
+type itemText struct {
+	first string
+	n     int
+	buf   []byte
+}
+
+// add appends d and returns the text so far, a view that later deltas never change.
+func (t *itemText) add(d string) string {
+	t.n++
+	if t.n == 1 {
+		t.first = d
+		return d
+	}
+	if t.buf == nil {
+		t.buf = append(make([]byte, 0, 2*(len(t.first)+len(d))), t.first...)
+		t.first = ""
+	}
+	t.buf = append(t.buf, d...)
+	if len(t.buf) == 0 {
+		return ""
+	}
+	return unsafe.String(&t.buf[0], len(t.buf))
 }

@@ -96,12 +96,13 @@ func Start(opt Options, rec *Recorder) (*Running, error) {
 		}
 		rec.Upstream = run.Child.Addr
 	}
+	// The line first: whoever waits for the URL file finds the line already printed.
+	fmt.Fprintf(stderr, "codexrec record: listening on %s\n", run.URL)
 	if opt.URLFile != "" {
 		if err := wsproxy.WriteURLFile(opt.URLFile, run.URL); err != nil {
 			return fail(err)
 		}
 	}
-	fmt.Fprintf(stderr, "codexrec record: listening on %s\n", run.URL)
 	if run.Child != nil {
 		go func() {
 			select {

@@ -7,6 +7,7 @@ import (
 	"github.com/codexrec/codexrec/sanitize"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/coder/websocket"
 
@@ -86,19 +87,49 @@ func isUpgrade(req *http.Request) bool {
 	return strings.EqualFold(req.Header.Get("Upgrade"), "websocket")
 }
 
+// script is the recording at path loaded once and shared, read-only, by every
+// connection that replays it: ten clients of one 100 MB recording (--loop) cost one
+// copy of it, not ten.
+func (s *Server) script(path string) (*replay.Script, error) {
+	s.mu.Lock()
+	if s.scripts == nil {
+		s.scripts = map[string]*loaded{}
+	}
+	l := s.scripts[path]
+	if l == nil {
+		l = &loaded{}
+		s.scripts[path] = l
+	}
+	s.mu.Unlock()
+	l.once.Do(func() {
+		l.sc, l.err = replay.LoadFile(path, 1)
+		if l.err != nil {
+			return
+		}
+		// The replay writes lines; a socket recording's frames carry no newline,
+		// and the newline is what ends a message here. Done once, before any
+		// connection reads the script.
+		for i := range l.sc.Server {
+			if b := l.sc.Server[i].Line; !wire.HasNewline(b) {
+				l.sc.Server[i].Line = append(b[:len(b):len(b)], '\n')
+			}
+		}
+	})
+	return l.sc, l.err
+}
+
+// loaded is one recording's script, loaded by the first connection that needs it.
+type loaded struct {
+	once sync.Once
+	sc   *replay.Script
+	err  error
+}
+
 func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string) error {
-	sc, err := replay.LoadFile(path, 1)
+	sc, err := s.script(path)
 	if err != nil {
 		http.Error(w, "codexrec replay: "+err.Error(), http.StatusInternalServerError)
 		return err
-	}
-	// The replay writes lines; a socket recording's frames carry no newline, and
-	// the newline is what ends a message here. Each connection loads its own
-	// script, so this changes nobody else's.
-	for i := range sc.Server {
-		if l := sc.Server[i].Line; !wire.HasNewline(l) {
-			sc.Server[i].Line = append(l[:len(l):len(l)], '\n')
-		}
 	}
 	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {

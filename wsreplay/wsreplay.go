@@ -48,6 +48,7 @@ type Server struct {
 	results []Result
 	conns   sync.WaitGroup
 	ctx     context.Context
+	scripts map[string]*loaded // by path: one shared script per recording
 }
 
 // Result is how one connection's replay ended.
@@ -166,14 +167,15 @@ func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr
 	if err != nil {
 		return err
 	}
+	// The line first: whoever waits for the URL file finds the line already printed.
+	if stderr != nil {
+		fmt.Fprintf(stderr, "codexrec replay: listening on %s\n", bound)
+	}
 	if urlFile != "" {
 		if err := wsproxy.WriteURLFile(urlFile, bound.String()); err != nil {
 			ln.Close()
 			return err
 		}
-	}
-	if stderr != nil {
-		fmt.Fprintf(stderr, "codexrec replay: listening on %s\n", bound)
 	}
 	if s.Ready != nil {
 		s.Ready(bound.String())

@@ -195,16 +195,11 @@ func expandRecordings(args []string) []string {
 }
 
 func writeJUnit(path string, results []*check.Result, failOn check.Severity, disabled map[string]bool) error {
-	f, err := os.Create(path)
+	// 0600: findings quote recorded content. Replaced as it always was, through a
+	// temporary file, never through a link.
+	err := recorder.WriteFile(path, true, 0o600, func(w io.Writer) error { return check.WriteJUnit(w, results, failOn, disabled) })
 	if err != nil {
 		return fmt.Errorf("--junit: %w", err)
-	}
-	if err := check.WriteJUnit(f, results, failOn, disabled); err != nil {
-		f.Close()
-		return fmt.Errorf("--junit %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--junit %s: %w", path, err)
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 
 // runIn runs the built binary in dir with a fresh HOME and registry: no CODEXREC_CACHE,
 // no XDG_CACHE_HOME, so the cache is the user cache dir under home.
-func runIn(t *testing.T, dir, home, registry string, args ...string) result {
+func runCodexIn(t *testing.T, dir, home, registry string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(codexrecBin, args...)
 	cmd.Dir = dir
@@ -80,32 +80,32 @@ func TestCodexInstallOutsideTheRepo(t *testing.T) {
 	}
 	bin := filepath.Join(cache, v, "package", "vendor", plat.Triple, "bin", "codex")
 
-	r := runIn(t, work, home, reg.URL, "codex", "path", v)
+	r := runCodexIn(t, work, home, reg.URL, "codex", "path", v)
 	if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec codex install "+v+" installs it") {
 		t.Fatalf("codex path before install: exit %d, stderr %s", r.code, r.stderr)
 	}
-	r = runIn(t, work, home, reg.URL, "capture", "--scenario", "plain", "--codex-version", v, "-o", "x.jsonl")
+	r = runCodexIn(t, work, home, reg.URL, "capture", "--scenario", "plain", "--codex-version", v, "-o", "x.jsonl")
 	if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec codex install "+v) || !strings.Contains(string(r.stderr), "--install") {
 		t.Fatalf("capture before install: exit %d, stderr %s", r.code, r.stderr)
 	}
 
-	r = runIn(t, work, home, reg.URL, "codex", "install", v)
+	r = runCodexIn(t, work, home, reg.URL, "codex", "install", v)
 	if r.code != 0 || string(r.stdout) != bin+"\n" {
 		t.Fatalf("codex install: exit %d, stdout %q, want %q; stderr %s", r.code, r.stdout, bin, r.stderr)
 	}
 	if !strings.Contains(string(r.stderr), "downloading @openai/codex@"+v+"-"+plat.NPM+": ") || !strings.Contains(string(r.stderr), "installed codex "+v) {
 		t.Errorf("codex install: no progress line or summary on stderr: %q", r.stderr)
 	}
-	r = runIn(t, work, home, reg.URL, "codex", "list")
+	r = runCodexIn(t, work, home, reg.URL, "codex", "list")
 	if r.code != 0 || !strings.Contains(string(r.stdout), bin) || !strings.Contains(string(r.stderr), "pinned but not installed: "+wrong) {
 		t.Errorf("codex list: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	r = runIn(t, work, home, reg.URL, "codex", "path", v)
+	r = runCodexIn(t, work, home, reg.URL, "codex", "path", v)
 	if r.code != 0 || string(r.stdout) != bin+"\n" {
 		t.Errorf("codex path: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
 
-	r = runIn(t, work, home, reg.URL, "capture", "--scenario", "plain", "--codex-version", v, "-o", "plain.jsonl")
+	r = runCodexIn(t, work, home, reg.URL, "capture", "--scenario", "plain", "--codex-version", v, "-o", "plain.jsonl")
 	if r.code != 0 {
 		t.Fatalf("capture --codex-version %s from %s: exit %d: %s", v, work, r.code, r.stderr)
 	}
@@ -120,7 +120,7 @@ func TestCodexInstallOutsideTheRepo(t *testing.T) {
 
 	// A download that does not match the registry's integrity is refused, and the
 	// cache keeps only what it had.
-	r = runIn(t, work, home, reg.URL, "codex", "install", wrong)
+	r = runCodexIn(t, work, home, reg.URL, "codex", "install", wrong)
 	if r.code != 2 || !strings.Contains(string(r.stderr), "integrity mismatch") {
 		t.Fatalf("tampered install: exit %d, stderr %s", r.code, r.stderr)
 	}
@@ -136,7 +136,7 @@ func TestCodexInstallOutsideTheRepo(t *testing.T) {
 	// --install installs on the way, in another fresh HOME.
 	home2 := filepath.Join(tmp, "home2")
 	os.Mkdir(home2, 0o700)
-	r = runIn(t, work, home2, reg.URL, "capture", "--scenario", "plain", "--codex-version", v, "--install", "-o", "plain2.jsonl")
+	r = runCodexIn(t, work, home2, reg.URL, "capture", "--scenario", "plain", "--codex-version", v, "--install", "-o", "plain2.jsonl")
 	if r.code != 0 || !strings.Contains(string(r.stderr), "downloading @openai/codex@"+v) {
 		t.Fatalf("capture --install: exit %d: %s", r.code, r.stderr)
 	}

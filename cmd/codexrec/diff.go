@@ -8,6 +8,7 @@ import (
 
 	"github.com/codexrec/codexrec/diff"
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/view"
 )
 
 func init() {
@@ -65,7 +66,7 @@ func runDiff(cfg any, args []string, std stdio) error {
 	}
 	r := diff.Compare(old, nw)
 	if c.html {
-		if err := writeDiffHTML(c, args, old, nw, r); err != nil {
+		if err := writeDiffHTML(c, args, old, nw, r, view.Page{Reveal: std.reveal}); err != nil {
 			return usageOrIO(err)
 		}
 	}

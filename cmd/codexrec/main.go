@@ -42,6 +42,7 @@ type command struct {
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
+	reveal   bool // --reveal: recorded values unmasked (see output.go)
 }
 
 var commands = map[string]*command{}
@@ -76,7 +77,7 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(format, a...)} }
 
 func main() {
-	std := stdio{os.Stdin, os.Stdout, os.Stderr}
+	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
 	if shimName(os.Args[0]) { // a symlink named codex (see shim.go)
 		os.Exit(exitCode(shimMain(os.Args[0], &shimConfig{}, os.Args[1:], std), "", std.err))
 	}
@@ -151,7 +152,11 @@ func runCommand(c *command, args []string, std stdio) error {
 	if err != nil {
 		err = usagef("%v", err)
 	} else {
-		err = c.run(cfg, args, std)
+		out, flush := terminalOutput(c.name, fs, std)
+		err = c.run(cfg, args, out)
+		if ferr := flush(); err == nil && ferr != nil {
+			err = ferr
+		}
 	}
 	var ue usageError
 	if errors.As(err, &ue) && ue.cmd == "" {
@@ -223,6 +228,7 @@ func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
 	if configCommands[c.name] {
 		fs.String("config", "", "read settings from `FILE` instead of .codexrec.toml found from the working directory upwards (or $CODEXREC_CONFIG; docs/config.md)")
 	}
+	fs.Bool("reveal", false, revealUsage)
 	fs.Usage = func() {
 		fmt.Fprintf(out, "usage: codexrec %s %s\n\n%s\n", c.name, c.args, c.summary)
 		var n int

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/codexrec/codexrec/internal/termtext"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,7 +86,10 @@ func TestReplayCommand(t *testing.T) {
 	}{
 		{name: "serves the recording byte for byte", args: []string{"--match", "strict", plain}, stdin: in, stdout: out,
 			stderrSame: []byte{}},
-		{name: "stderr replayed", args: []string{"--stderr", plain}, stdin: in, stdout: out, stderrSame: stderr},
+		// The server's recorded stderr is replayed through the output layer: its
+		// colour codes, like any escape in a recording, are shown escaped.
+		{name: "stderr replayed", args: []string{"--stderr", plain}, stdin: in, stdout: out,
+			stderrSame: []byte(termtext.String(string(stderr), termtext.Mask))},
 		{name: "mismatch", args: []string{plain}, stdin: wrong, code: 1,
 			stdoutHas: `{"error":{"code":-32600,"message":"replay: request turn/start differs from the recorded one`,
 			stderrHas: []string{"client line 4 matched nothing", "/params/input/0/text: \"Say goodbye.\", recorded \"Say hello to codexrec.\"",

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/codexrec/codexrec/sanitize"
-	"os"
+	"io"
 
 	"github.com/codexrec/codexrec/fixtures/derive"
 	"github.com/codexrec/codexrec/recorder"
@@ -79,19 +79,7 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 		_, err := std.out.Write(b)
 		return err
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if c.force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(c.out, flags, 0o600)
-	if err != nil {
-		return usageOrIO(err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return usageOrIO(err)
-	}
-	return usageOrIO0(f.Close())
+	return usageOrIO0(writeHTMLFile(c.out, c.force, func(w io.Writer) error { _, err := w.Write(b); return err }))
 }
 
 // deriveScenario reads a recording and derives its scenario.

@@ -102,7 +102,7 @@ func showEntries(rd *recorder.Reader, name string, t *view.Text, stderr io.Write
 // isTerminal reports whether w is a character device (a terminal), the only place
 // where colour escapes belong.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := terminalFile(w)
 	if !ok {
 		return false
 	}

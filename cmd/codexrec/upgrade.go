@@ -221,7 +221,7 @@ func writeUpgradeHTML(path string, rep *upgrade.Report, pages map[int]func(io.Wr
 		if err := write(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(filepath.Dir(path), rep.Recordings[i].DiffPage), b.Bytes(), 0o600); err != nil {
+		if err := recorder.WriteFile(filepath.Join(filepath.Dir(path), rep.Recordings[i].DiffPage), true, 0o600, bytesTo(b.Bytes())); err != nil {
 			return err
 		}
 	}
@@ -229,7 +229,12 @@ func writeUpgradeHTML(path string, rep *upgrade.Report, pages map[int]func(io.Wr
 	if err := view.WriteUpgradeHTML(&b, rep); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o600)
+	return recorder.WriteFile(path, true, 0o600, bytesTo(b.Bytes()))
+}
+
+// bytesTo is a recorder.WriteFile write function writing b.
+func bytesTo(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error { _, err := w.Write(b); return err }
 }
 
 func firstErr(errs ...error) error {

@@ -141,7 +141,7 @@ func TestUpgradeCodexPaths(t *testing.T) {
 	bin := codextest.Binary(t, v)
 	tmp := t.TempDir()
 	plain, _ := filepath.Abs(filepath.Join("..", "..", "fixtures", "hermetic", v, "plain.jsonl"))
-	r := runIn(t, tmp, tmp, "http://127.0.0.1:1", "upgrade", "--codex-from", bin, "--codex-to", bin, "--rerun-both", "--json", plain)
+	r := runCodexIn(t, tmp, tmp, "http://127.0.0.1:1", "upgrade", "--codex-from", bin, "--codex-to", bin, "--rerun-both", "--json", plain)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -156,7 +156,7 @@ func TestUpgradeCodexPaths(t *testing.T) {
 		t.Errorf("report %s", r.stdout)
 	}
 	// Without the paths, the versions are looked up in the (empty) cache.
-	r = runIn(t, tmp, tmp, "http://127.0.0.1:1", "upgrade", "--from", v, "--to", v, "--rerun-both", "--json", plain)
+	r = runCodexIn(t, tmp, tmp, "http://127.0.0.1:1", "upgrade", "--from", v, "--to", v, "--rerun-both", "--json", plain)
 	if !strings.Contains(string(r.stdout), "codexrec codex install "+v) {
 		t.Errorf("an upgrade without installed binaries does not say how to install them: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}

@@ -207,7 +207,7 @@ func countFindings(fs []schema.Finding) string {
 		n[f.Rule]++
 	}
 	var parts []string
-	for _, r := range []schema.Rule{schema.RuleInvalid, schema.RuleUnknownMethod, schema.RuleUnpairedResponse, schema.RuleExperimental, schema.RuleUndeclaredField} {
+	for _, r := range []schema.Rule{schema.RuleInvalid, schema.RuleUnknownMethod, schema.RuleUnpairedResponse, schema.RuleDuplicateID, schema.RuleExperimental, schema.RuleUndeclaredField} {
 		if n[r] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[r], r))
 		}

@@ -2,9 +2,10 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/view"
@@ -48,35 +49,20 @@ func runView(cfg any, args []string, std stdio) error {
 	warnProblems(std.err, "view", recordingProblems{rec})
 	if c.out == "-" {
 		bw := bufio.NewWriter(std.out)
-		if err := view.WriteHTML(bw, rec); err != nil {
+		if err := (view.Page{Reveal: std.reveal}).WriteHTML(bw, rec); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	return writeHTMLFile(c.out, c.force, func(f *os.File) error { return view.WriteHTML(f, rec) })
+	return writeHTMLFile(c.out, c.force, func(f io.Writer) error { return view.Page{Reveal: std.reveal}.WriteHTML(f, rec) })
 }
 
-// writeHTMLFile writes a page to path (0600: it holds recorded content), refusing to
-// overwrite without force, and removes a half-written file on error.
-func writeHTMLFile(path string, force bool, write func(*os.File) error) error {
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	if !force {
-		flags |= os.O_EXCL
+// writeHTMLFile writes a page to path (0600: it holds recorded content) through a
+// temporary file renamed into place, refusing to overwrite without force.
+func writeHTMLFile(path string, force bool, write func(io.Writer) error) error {
+	err := recorder.WriteFile(path, force, 0o600, write)
+	if errors.Is(err, recorder.ErrExists) {
+		return fmt.Errorf("%s exists (use --force to overwrite)", path)
 	}
-	f, err := os.OpenFile(path, flags, 0o600)
-	if err != nil {
-		if os.IsExist(err) {
-			return fmt.Errorf("%s exists (use --force to overwrite)", path)
-		}
-		return err
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return err
 }

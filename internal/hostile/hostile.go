@@ -84,3 +84,31 @@ func Readers() []Case {
 		{"line-50MB", HugeLineRecording(50 << 20)},
 	}
 }
+
+// DeltasRecording is one agent message item streamed as n deltas of size bytes
+// each (a long answer): a reader that keeps the text so far per delta goes
+// quadratic.
+func DeltasRecording(n, size int) []byte {
+	text := bytes.Repeat([]byte("word "), size/5+1)[:size]
+	params := []byte(`{"threadId":"t","turnId":"u","itemId":"i","delta":"` + string(text) + `"}`)
+	var b bytes.Buffer
+	b.Grow(n * (len(params) + 150))
+	b.WriteString(header)
+	for i := range n {
+		b.Write(frame(i+1, "item/agentMessage/delta", params))
+	}
+	b.WriteString(trailer(n))
+	return b.Bytes()
+}
+
+// FramesRecording is n small notification frames.
+func FramesRecording(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(n * 200)
+	b.WriteString(header)
+	for i := range n {
+		b.Write(frame(i+1, "thread/tokenUsage/updated", []byte(`{"threadId":"t","turnId":"u","tokenUsage":{"total":`+strconv.Itoa(i)+`}}`)))
+	}
+	b.WriteString(trailer(n))
+	return b.Bytes()
+}

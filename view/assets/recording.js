@@ -27,6 +27,7 @@
     ].forEach(function (kv) {
       if (kv[1] !== undefined && kv[1] !== '') info.appendChild(el('span', '', kv[0] + ' ' + kv[1]));
     });
+    if (data.info && data.info.omitted) info.appendChild(el('span', 'omitted', data.info.omitted));
 
     var lanes = el('div', 'lanes');
     ['time', 'seq', 'client', 'server'].forEach(function (n) { lanes.appendChild(el('div', '', n)); });
