@@ -12,6 +12,7 @@ import (
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/validate"
 )
 
 // stageFlags are the flags of the record pipeline's stages (validation,
@@ -92,7 +93,7 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "codexrec %s: schema %s: %s\n", cmd, sanitize.MaskText(r.Schema.Schema), countFindings(r.Findings))
+	fmt.Fprintf(stderr, "codexrec %s: schema %s: %s\n", cmd, sanitize.MaskText(r.Schema.Schema), validate.CountFindings(r.Findings))
 	const show = 10
 	failed := false
 	for i, f := range r.Findings {
@@ -100,8 +101,8 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 			failed = true
 		}
 		if i < show {
-			f := printable(f)
-			fmt.Fprintf(stderr, "  %d %s %s %s %s: %s\n", f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
+			f := validate.Printable(f)
+			fmt.Fprintf(stderr, "  %d %s %s %s %s: %s\n", f.Seq, f.Dir, orDash(f.Method), f.Rule, validate.PointerText(f.Pointer), f.Reason)
 		}
 	}
 	if len(r.Findings) > show {
