@@ -9,10 +9,12 @@ import (
 
 func init() {
 	register(&command{
-		name:         "summary",
-		args:         "[--json] FILE",
-		summary:      "print a recording's header, frame counts, methods and the agent's replies",
-		flags:        func(fs *flag.FlagSet) any { return fs.Bool("json", false, "print the summary as one JSON document on stdout") },
+		name:    "summary",
+		args:    "[--json] FILE",
+		summary: "print a recording's header, frame counts, methods and the agent's replies",
+		flags: func(fs *flag.FlagSet) any {
+			return fs.Bool("json", false, "print the summary as one JSON document on stdout")
+		},
 		run:          runSummary,
 		interspersed: true,
 	})
