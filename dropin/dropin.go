@@ -1,10 +1,14 @@
-package main
+// Package dropin runs one app-server session the way a drop-in mode decides
+// (shim.Mode: record, replay, auto, passthrough): it names the recording by the
+// naming rule when given a directory, decides once whether the session records,
+// replays or runs the real codex, and hands the session to the caller's recorder or
+// replayer. It parses no flags and neither records nor replays itself.
+package dropin
 
 import (
 	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,98 +20,109 @@ import (
 	"github.com/codexrec/codexrec/wire"
 )
 
-// sessionSpec is one app-server session whose fate a mode decides: record, replay or
-// pass through, into an exact file or a named one in a directory.
-type sessionSpec struct {
-	mode       shim.Mode
-	file       string   // the recording, when exact
-	dir        string   // the directory of named recordings (naming rule), when not
-	command    []string // the real app-server to run; nil when there is none
-	commandErr error    // why command is nil
-	replace    bool     // a record replaces an existing recording (mode record chosen, or --force)
-	rec        *recordConfig
-	rep        *replayConfig
+// Session is one app-server session whose fate a mode decides: record, replay or
+// pass through, into an exact file or a named one in a directory. Record and Replay
+// are required for a mode that may choose them; the zero value of the rest reads
+// the environment with os.Getenv and says nothing.
+type Session struct {
+	Mode       shim.Mode
+	File       string   // the recording, when exact
+	Dir        string   // the directory of named recordings (naming rule), when not
+	Command    []string // the real app-server to run; nil when there is none
+	CommandErr error    // why Command is nil
+	Getenv     func(string) string
+
+	// Record records the session into path with the client on in (stdio); Replay
+	// serves the recording at path to it.
+	Record, Replay func(path string, in io.Reader) error
+	// RecordSocket records the connections to the listen URL into the directory;
+	// ReplaySocket replays the directory's recordings to them (RunSocket).
+	RecordSocket, ReplaySocket func(dir string) error
+	// Decided, when set, is told what the session does, before it starts.
+	Decided func(m shim.Mode, a shim.Action, path string)
+	// Replaced, when set, is told that a socket session's directory was replaced by
+	// n new recordings.
+	Replaced func(dir string, n int)
 }
 
-// isDirTarget reports whether a recording argument names a directory of recordings:
+// IsDirTarget reports whether a recording argument names a directory of recordings:
 // it ends in a separator ("DIR/"). A directory named without one is refused as a
-// recording's target, as it always was, rather than taken to mean naming.
-func isDirTarget(p string) bool {
+// recording's target rather than taken to mean naming.
+func IsDirTarget(p string) bool {
 	return strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
 }
 
-func (s *sessionSpec) setTarget(p string) {
-	if isDirTarget(p) {
-		s.dir = p
+// SetTarget sets File, or Dir when p is a directory target.
+func (s *Session) SetTarget(p string) {
+	if IsDirTarget(p) {
+		s.Dir = p
 	} else {
-		s.file = p
+		s.File = p
 	}
 }
 
-// defaultRecordConfig is record's flags at their defaults.
-func defaultRecordConfig() *recordConfig {
-	return recordFlags(flag.NewFlagSet("record", flag.ContinueOnError)).(*recordConfig)
+func (s *Session) getenv(k string) string {
+	if s.Getenv != nil {
+		return s.Getenv(k)
+	}
+	return os.Getenv(k)
 }
 
-// runSession runs one session as its mode and recording decide.
-func runSession(s sessionSpec, std stdio) error {
-	if s.mode == shim.ModePassthrough {
-		if s.command == nil {
-			return &exitError{exitUsage, s.commandErr}
-		}
-		return passthrough(s.command)
+func (s *Session) namer() *shim.Namer {
+	return &shim.Namer{Dir: s.Dir, Run: shim.RunKey(s.getenv), Name: s.getenv("CODEXREC_NAME")}
+}
+
+// Run runs the session on stdio with the client on in.
+func (s *Session) Run(in io.Reader) error {
+	if s.Mode == shim.ModePassthrough {
+		return s.passthrough()
 	}
-	in := std.in
-	path := s.file
-	if s.dir != "" {
+	path := s.File
+	if s.Dir != "" {
 		// The name depends on the first request, so it is read before anything runs;
 		// the session then sees it as if it had never been read.
-		br := bufio.NewReader(std.in)
+		br := bufio.NewReader(in)
 		first, err := br.ReadBytes('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			return &exitError{exitUsage, fmt.Errorf("reading the client's first message: %w", err)}
+			return fmt.Errorf("reading the client's first message: %w", err)
 		}
 		method := ""
 		if m := wire.Classify(first); m.Kind == wire.KindRequest {
 			method = m.Method
 		}
-		n := &shim.Namer{Dir: s.dir, Run: shim.RunKey(os.Getenv), Name: os.Getenv("CODEXREC_NAME")}
-		if path, err = n.Next(method); err != nil {
-			return &exitError{exitUsage, fmt.Errorf("naming the recording: %w", err)}
+		if path, err = s.namer().Next(method); err != nil {
+			return fmt.Errorf("naming the recording: %w", err)
 		}
 		in = io.MultiReader(bytes.NewReader(first), br)
 	}
 	_, statErr := os.Stat(path)
-	action, err := s.mode.Decide(path, statErr == nil, shim.IsCI(os.Getenv))
+	action, err := s.Mode.Decide(path, statErr == nil, shim.IsCI(s.getenv))
 	if err != nil {
-		return &exitError{exitUsage, err}
+		return err
 	}
-	var note io.Writer = std.err
-	if sessionReport != nil {
-		note = io.MultiWriter(std.err, sessionReport)
+	if s.Decided != nil {
+		s.Decided(s.Mode, action, path)
 	}
-	fmt.Fprintf(note, "codexrec: mode %s: %s %s\n", s.mode, action, path)
 	switch action {
 	case shim.Replay:
-		if sessionReport != nil {
-			std.err = io.MultiWriter(std.err, sessionReport)
-		}
-		return replaySession(s.rep, path, in, std)
+		return s.Replay(path, in)
 	case shim.Record:
-		if s.command == nil {
-			return &exitError{exitUsage, s.commandErr}
+		if s.Command == nil {
+			return s.CommandErr
 		}
-		// Mode record replaces what a former run recorded under the same name.
-		return recordSession(s.rec, path, s.replace || s.rec.force, s.command, in, std)
+		return s.Record(path, in)
 	}
-	return passthrough(s.command)
+	return s.passthrough()
 }
 
 // passthrough replaces this process with the command, unrecorded.
-func passthrough(command []string) error {
-	p, err := exec.LookPath(command[0])
-	if err != nil {
-		return &exitError{exitUsage, err}
+func (s *Session) passthrough() error {
+	if s.Command == nil {
+		return s.CommandErr
 	}
-	return &exitError{exitUsage, shim.Exec(p, command[1:])}
+	p, err := exec.LookPath(s.Command[0])
+	if err != nil {
+		return err
+	}
+	return shim.Exec(p, s.Command[1:])
 }

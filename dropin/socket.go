@@ -1,87 +1,77 @@
-package main
+package dropin
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/codexrec/codexrec/shim"
-	"github.com/codexrec/codexrec/wsproxy"
 	"github.com/codexrec/codexrec/wsreplay"
 )
 
-// runSocketSession is a shim's app-server session on a socket (codex app-server
-// --listen URL): its connections are recorded (record --listen on URL in front of
-// the real codex on a private socket) into, or replayed (replay --listen on URL)
-// from, one directory the naming rule names, as the mode says.
-func runSocketSession(s sessionSpec, listen string, std stdio) error {
-	if s.mode == shim.ModePassthrough {
-		if s.command == nil {
-			return &exitError{exitUsage, s.commandErr}
-		}
-		return passthrough(s.command)
+// ErrSocketFile: a socket session has one recording per connection, so it needs a
+// directory, not a recording file.
+var ErrSocketFile = errors.New("one recording per connection, in a directory")
+
+// RunSocket runs an app-server session on a socket (codex app-server --listen
+// URL): its connections are recorded (RecordSocket) into, or replayed
+// (ReplaySocket) from, one directory the naming rule names, as the mode says.
+// Recordings already in the directory are replaced only once the run ends with new
+// ones: until then they stay, and the run records into a directory beside it.
+func (s *Session) RunSocket(listen string) error {
+	if s.Mode == shim.ModePassthrough {
+		return s.passthrough()
 	}
-	if s.file != "" {
-		return &exitError{exitUsage, fmt.Errorf("app-server --listen %s has one recording per connection, in a directory: set CODEXREC_DIR instead of the recording file %s", listen, s.file)}
+	if s.File != "" {
+		return fmt.Errorf("app-server listening on %s: %w (not the recording file %s)", listen, ErrSocketFile, s.File)
 	}
-	n := &shim.Namer{Dir: s.dir, Run: shim.RunKey(os.Getenv), Name: os.Getenv("CODEXREC_NAME")}
-	p, err := n.Next("socket")
+	p, err := s.namer().Next("socket")
 	if err != nil {
-		return &exitError{exitUsage, fmt.Errorf("naming the recording: %w", err)}
+		return fmt.Errorf("naming the recording: %w", err)
 	}
 	dir := strings.TrimSuffix(p, ".jsonl") + string(filepath.Separator)
 	_, findErr := wsreplay.FindRecordings(dir)
 	exists := findErr == nil
-	action, err := s.mode.Decide(dir, exists, shim.IsCI(os.Getenv))
+	action, err := s.Mode.Decide(dir, exists, shim.IsCI(s.getenv))
 	if err != nil {
-		return &exitError{exitUsage, err}
+		return err
 	}
-	var note io.Writer = std.err
-	if sessionReport != nil {
-		note = io.MultiWriter(std.err, sessionReport)
+	if s.Decided != nil {
+		s.Decided(s.Mode, action, dir)
 	}
-	fmt.Fprintf(note, "codexrec: mode %s: %s %s\n", s.mode, action, dir)
 	switch action {
 	case shim.Replay:
-		if sessionReport != nil {
-			std.err = io.MultiWriter(std.err, sessionReport)
-		}
-		s.rep.listen, s.rep.banner = listen, true
-		return replaySession(s.rep, dir, nil, std)
+		return s.ReplaySocket(dir)
 	case shim.Record:
-		if s.command == nil {
-			return &exitError{exitUsage, s.commandErr}
+		if s.Command == nil {
+			return s.CommandErr
 		}
-		return recordSocketSession(s.rec, listen, dir, exists, s.command, std)
+		if !exists {
+			return s.RecordSocket(dir)
+		}
+		return s.recordReplacing(dir)
 	}
-	return passthrough(s.command)
+	return s.passthrough()
 }
 
-// recordSocketSession records the connections to listen into dir, with command
-// (codex app-server --listen URL) started on a private socket instead. Recordings
-// already in dir are replaced, but only once the run ends with new ones: until
-// then they stay, and the run records into a directory beside dir.
-func recordSocketSession(c *recordConfig, listen, dir string, replace bool, command []string, std stdio) error {
-	c.socket = socketFlags{listen: listen, banner: true}
-	c.out = dir
-	if !replace {
-		return runRecordSocket(c, wsproxy.WithoutListen(command), std)
-	}
+// recordReplacing records into a directory beside dir and puts it in dir's place
+// once it holds recordings.
+func (s *Session) recordReplacing(dir string) error {
 	clean := filepath.Clean(dir)
 	tmp, err := os.MkdirTemp(filepath.Dir(clean), "."+filepath.Base(clean)+".new-")
 	if err != nil {
-		return &exitError{exitUsage, err}
+		return err
 	}
-	c.out = tmp
-	err = runRecordSocket(c, wsproxy.WithoutListen(command), std)
+	err = s.RecordSocket(tmp)
 	if names, findErr := wsreplay.FindRecordings(tmp); findErr == nil {
 		if swapErr := replaceDir(clean, tmp); swapErr != nil {
-			return &exitError{exitUsage, errors.Join(err, fmt.Errorf("the new recordings are in %s: %w", tmp, swapErr))}
+			return errors.Join(err, fmt.Errorf("the new recordings are in %s: %w", tmp, swapErr))
 		}
-		fmt.Fprintf(std.err, "codexrec: %s replaced by %d new recording(s)\n", dir, len(names))
+		if s.Replaced != nil {
+			s.Replaced(dir, len(names))
+		}
 	} else {
 		os.RemoveAll(tmp)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
@@ -77,10 +78,10 @@ func runRecord(cfg any, args []string, std stdio) error {
 	// Without --mode, record is what it always was: it never replaces FILE unless
 	// --force. --mode record is the modes' record, which replaces what a former run
 	// recorded under the same name (so does any recording named in a directory).
-	if c.mode != "" || isDirTarget(c.out) {
-		spec := sessionSpec{mode: mode, command: args, rec: c, rep: defaultReplayConfig(), replace: c.mode != "" || c.force}
-		spec.setTarget(c.out)
-		return runSession(spec, std)
+	if c.mode != "" || dropin.IsDirTarget(c.out) {
+		s := modeSession(mode, args, c, defaultReplayConfig(), c.mode != "" || c.force, std)
+		s.SetTarget(c.out)
+		return modeError(s.Run(std.in))
 	}
 	return recordSession(c, c.out, c.force, args, std.in, std)
 }

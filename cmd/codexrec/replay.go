@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
@@ -99,13 +100,13 @@ func runReplay(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return usagef("--mode: %v", err)
 	}
-	if mode != shim.ModeReplay || isDirTarget(args[0]) {
-		spec := sessionSpec{mode: mode, command: command, rep: c, rec: defaultRecordConfig(), replace: true}
+	if mode != shim.ModeReplay || dropin.IsDirTarget(args[0]) {
+		s := modeSession(mode, command, defaultRecordConfig(), c, true, std)
 		if command == nil {
-			spec.commandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
+			s.CommandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
 		}
-		spec.setTarget(args[0])
-		return runSession(spec, std)
+		s.SetTarget(args[0])
+		return modeError(s.Run(std.in))
 	}
 	return replaySession(c, args[0], std.in, std)
 }
