@@ -100,7 +100,7 @@ func recordSession(c *recordConfig, out string, force bool, args []string, in io
 	if err != nil {
 		return err
 	}
-	s.SkipStderr = c.noStderr
+	s.SkipStderr, s.DiscardFailedStart = c.noStderr, true
 	if err := s.Create(out, recorder.Header{Codexrec: Version, Command: args}, recorder.Options{Force: force}); err != nil {
 		return createError(err)
 	}
@@ -121,7 +121,7 @@ func recordSession(c *recordConfig, out string, force bool, args []string, in io
 	reportErr := c.stages.report(std.err, "record", s.Report())
 	switch {
 	case errors.Is(err, proxy.ErrStart):
-		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", err, out)}
+		return &exitError{exitUsage, fmt.Errorf("%w (no recording kept)", err)}
 	case err != nil:
 		return finishError(err)
 	}
