@@ -19,11 +19,12 @@ import (
 
 func init() {
 	register(&command{
-		name:    "capture",
-		args:    "--scenario NAME|FILE [--codex PATH | --codex-version V] -o FILE",
-		summary: "record a real codex app-server driven by a scripted client against a local fake model",
-		flags:   captureFlags,
-		run:     runCapture,
+		name:         "capture",
+		args:         "--scenario NAME|FILE [--codex PATH | --codex-version V] -o FILE",
+		summary:      "record a real codex app-server driven by a scripted client against a local fake model",
+		flags:        captureFlags,
+		run:          runCapture,
+		interspersed: true,
 	})
 }
 

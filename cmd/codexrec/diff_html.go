@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"io"
 
 	"github.com/codexrec/codexrec/diff"
 	"github.com/codexrec/codexrec/recorder"
@@ -10,7 +10,7 @@ import (
 
 // writeDiffHTML writes diff --html's page: the recordings read again whole (the page
 // shows their exact frames) beside diff's sessions and report.
-func writeDiffHTML(c *diffConfig, args []string, old, nw *diff.Session, r *diff.Report) error {
+func writeDiffHTML(c *diffConfig, args []string, old, nw *diff.Session, r *diff.Report, std stdio) error {
 	if c.out == "" {
 		return usagef("--html needs -o FILE")
 	}
@@ -22,7 +22,7 @@ func writeDiffHTML(c *diffConfig, args []string, old, nw *diff.Session, r *diff.
 	if err != nil {
 		return err
 	}
-	return writeHTMLFile(c.out, c.force, func(f *os.File) error {
-		return view.WriteDiffHTML(f, oldRec, newRec, old, nw, r)
+	return writeOutput(c.out, c.force, std, func(w io.Writer) error {
+		return view.WriteDiffHTML(w, oldRec, newRec, old, nw, r)
 	})
 }

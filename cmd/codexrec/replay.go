@@ -24,6 +24,9 @@ func init() {
 		summary: "serve a recording on stdin/stdout in place of codex app-server (a fake server for tests), or over WebSocket with --listen",
 		flags:   replayFlags,
 		run:     runReplay,
+		// Flags may follow FILE; "-- COMMAND" stays for --mode record, auto or passthrough.
+		interspersed: true,
+		dashCommand:  true,
 	})
 }
 

@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
@@ -30,7 +32,7 @@ type sanitizeConfig struct {
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	c := &sanitizeConfig{}
-	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required)")
+	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required; - for stdout)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
 	c.sanFlag.register(fs, true)
@@ -43,7 +45,25 @@ func runSanitize(cfg any, args []string, std stdio) error {
 		return usagef("want exactly one recording to sanitize")
 	}
 	if c.out == "" {
-		return usagef("-o FILE is required")
+		return usagef("-o FILE is required (- for stdout)")
+	}
+	if c.out == "-" {
+		// The copy is published (after the leak guard) into a private directory,
+		// then written on stdout.
+		tmp, err := os.MkdirTemp("", "codexrec-sanitize-")
+		if err != nil {
+			return usageOrIO(err)
+		}
+		defer os.RemoveAll(tmp)
+		c.out = filepath.Join(tmp, filepath.Base(args[0]))
+		err = runSanitize(c, args, std)
+		if f, openErr := os.Open(c.out); openErr == nil {
+			defer f.Close()
+			if _, cpErr := io.Copy(std.out, f); cpErr != nil && err == nil {
+				err = usageOrIO(cpErr)
+			}
+		}
+		return err
 	}
 	cwd := ""
 	if !c.noMaps {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -46,19 +47,20 @@ func runView(cfg any, args []string, std stdio) error {
 		return err
 	}
 	warnProblems(std.err, "view", recordingProblems{rec})
-	if c.out == "-" {
+	return writeOutput(c.out, c.force, std, func(w io.Writer) error { return view.WriteHTML(w, rec) })
+}
+
+// writeOutput writes a command's single output to path, or to stdout when path is
+// "-": a file is 0600 (it holds recorded content), refused if it exists without
+// force, and removed when half-written.
+func writeOutput(path string, force bool, std stdio, write func(io.Writer) error) error {
+	if path == "-" {
 		bw := bufio.NewWriter(std.out)
-		if err := view.WriteHTML(bw, rec); err != nil {
+		if err := write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	return writeHTMLFile(c.out, c.force, func(f *os.File) error { return view.WriteHTML(f, rec) })
-}
-
-// writeHTMLFile writes a page to path (0600: it holds recorded content), refusing to
-// overwrite without force, and removes a half-written file on error.
-func writeHTMLFile(path string, force bool, write func(*os.File) error) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if !force {
 		flags |= os.O_EXCL
