@@ -40,8 +40,8 @@ type Running struct {
 }
 
 // Start starts the upstream (when opt.Command is set: Command plus --listen on a
-// private unix socket), listens on opt.Listen, prints the bound URL on opt.Stderr
-// ("codexrec record: listening on URL"), writes opt.URLFile, and serves rec until
+// private unix socket), listens on opt.Listen (the bound URL is Running.URL),
+// writes opt.URLFile, and serves rec until
 // Stop, or until the child exits. rec.Upstream is set here.
 func Start(opt Options, rec *Recorder) (*Running, error) {
 	la, err := wsproxy.ParseURL(opt.Listen)
@@ -101,7 +101,6 @@ func Start(opt Options, rec *Recorder) (*Running, error) {
 			return fail(err)
 		}
 	}
-	fmt.Fprintf(stderr, "codexrec record: listening on %s\n", run.URL)
 	if run.Child != nil {
 		go func() {
 			select {

@@ -137,6 +137,9 @@ func createError(err error) error {
 	if errors.Is(err, recorder.ErrExists) {
 		return &exitError{exitUsage, fmt.Errorf("%w (--force replaces it)", err)}
 	}
+	if errors.Is(err, recorder.ErrNotReplaceable) {
+		return &exitError{exitUsage, fmt.Errorf("%w (not even with --force)", err)}
+	}
 	return &exitError{exitUsage, err}
 }
 
@@ -145,11 +148,16 @@ func createError(err error) error {
 func finishError(err error) error {
 	var le *sanitize.LeakError
 	if errors.As(err, &le) {
-		return &exitError{exitLeak, le}
+		return &exitError{exitLeak, leakHint(le)}
 	}
 	var re *sanitize.RedactedError
 	if errors.As(err, &re) { // published, but the guard had to redact
 		return &exitError{exitLeak, re}
 	}
 	return &exitError{exitUsage, err}
+}
+
+// leakHint is the guard's refusal with the flags that accept a false positive.
+func leakHint(err error) error {
+	return fmt.Errorf("%w\nif a finding is a known false positive, allow it with --allow REGEX (matched against the flagged value) or --allow-file FILE (one REGEX per line)", err)
 }

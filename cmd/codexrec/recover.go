@@ -74,7 +74,7 @@ func runRecover(cfg any, args []string, std stdio) error {
 	case err != nil:
 		var le *sanitize.LeakError
 		if errors.As(err, &le) {
-			return &exitError{exitLeak, fmt.Errorf("%w (the recording stays at %s)", le, tmp)}
+			return &exitError{exitLeak, leakHint(fmt.Errorf("%w (the recording stays at %s)", le, tmp))}
 		}
 		return &exitError{exitUsage, err}
 	}

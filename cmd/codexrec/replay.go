@@ -134,7 +134,7 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 		patience = -1 // the package's zero is its default
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err}
+		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err, OptionName: replayFlagOf}
 	for _, f := range c.faults {
 		fault, err := replay.ParseFault(f)
 		if err != nil {
@@ -190,4 +190,13 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 		return &exitError{exitFindings, err}
 	}
 	return &exitError{exitUsage, err}
+}
+
+// replayFlagOf names the flag of a replay setting a diagnosis suggests.
+func replayFlagOf(option string) string {
+	if f, ok := map[string]string{replay.OptionNotStrict: "no --strict", replay.OptionUnordered: "--unordered",
+		replay.OptionMatchParams: "--match params", replay.OptionMatchMethod: "--match method", "Strict: true": "--strict"}[option]; ok {
+		return f
+	}
+	return option
 }
