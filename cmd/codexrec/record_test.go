@@ -23,13 +23,13 @@ var (
 	faultErr  error
 )
 
-// faultserverBin builds internal/faultserver, the fake server for the fault cases the
+// faultserverBin builds internal/testing/faultserver, the fake server for the fault cases the
 // real codex app-server cannot produce on demand.
 func faultserverBin(t *testing.T) string {
 	t.Helper()
 	faultOnce.Do(func() {
 		faultPath = filepath.Join(filepath.Dir(codexrecBin), "faultserver")
-		out, err := exec.Command("go", "build", "-o", faultPath, "github.com/codexrec/codexrec/internal/faultserver").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", faultPath, "github.com/codexrec/codexrec/internal/testing/faultserver").CombinedOutput()
 		if err != nil {
 			faultErr = fmt.Errorf("building faultserver: %v\n%s", err, out)
 		}
