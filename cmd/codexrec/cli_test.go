@@ -201,3 +201,41 @@ COMP_WORDS=(codexrec diff --ignore-m); COMP_CWORD=2; _codexrec; echo "${COMPREPL
 		t.Errorf("tcsh: exit %d, want 2", r.code)
 	}
 }
+
+// TestShowJSON: show --json is one JSON document of the frames the filters keep.
+func TestShowJSON(t *testing.T) {
+	path := filepath.Join(fixtureRoot, "0.171.0", "plain.jsonl")
+	r := runCodexrec(t, "", nil, "show", path, "--json", "--method", "turn/*")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var doc struct {
+		CodexVersion string
+		Frames       []struct {
+			Seq         int64
+			Dir, Method string
+			Summary     string
+			Pair        int64
+		}
+		Trailer *struct{ Ended string }
+	}
+	if err := json.Unmarshal(r.stdout, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if doc.CodexVersion != "0.171.0" || len(doc.Frames) == 0 || doc.Trailer == nil {
+		t.Fatalf("document %+v", doc)
+	}
+	paired := false
+	for _, f := range doc.Frames {
+		if !strings.HasPrefix(f.Method, "turn/") {
+			t.Errorf("frame %d %s kept by --method turn/*", f.Seq, f.Method)
+		}
+		paired = paired || f.Pair != 0
+	}
+	if !paired {
+		t.Error("no response is paired with its request")
+	}
+	if r := runCodexrec(t, "", nil, "show", path, "--json", "--follow"); r.code != 2 {
+		t.Errorf("--json --follow: exit %d, want 2", r.code)
+	}
+}

@@ -29,6 +29,7 @@ type showConfig struct {
 	raw     bool
 	deltas  bool
 	follow  bool
+	json    bool
 	poll    time.Duration
 }
 
@@ -39,6 +40,7 @@ func showFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.raw, "raw", false, "print each frame's exact JSON instead of its summary")
 	fs.BoolVar(&c.deltas, "deltas", false, "one line per agent text delta instead of one per run")
 	fs.BoolVar(&c.follow, "follow", false, "keep reading a recording that codexrec record is still writing, until its trailer")
+	fs.BoolVar(&c.json, "json", false, "print the (filtered) frames with their notes as one JSON document on stdout")
 	fs.DurationVar(&c.poll, "poll", 100*time.Millisecond, "with --follow, how often to look for new entries")
 	return c
 }
@@ -49,6 +51,16 @@ func runShow(cfg any, args []string, std stdio) error {
 		return usagef("want exactly one recording")
 	}
 	path := args[0]
+	if c.json {
+		if c.follow || c.raw || c.deltas {
+			return usagef("--json is the whole recording's frames: not with --follow, --raw or --deltas")
+		}
+		j := &view.TimelineJSON{Methods: c.methods, Thread: c.thread}
+		if err := showFile(path, j, std); err != nil {
+			return err
+		}
+		return j.WriteJSON(std.out)
+	}
 	t := &view.Text{W: std.out, Color: isTerminal(std.out) && os.Getenv("NO_COLOR") == "",
 		Raw: c.raw, Deltas: c.deltas, Methods: c.methods, Thread: c.thread}
 	if c.follow {
@@ -68,6 +80,17 @@ func runShow(cfg any, args []string, std stdio) error {
 		tr.Done = func() bool { return rd.Trailer() != nil }
 		return showEntries(rd, path, t, std.err)
 	}
+	return showFile(path, t, std)
+}
+
+// timeline is what show prints a recording with: view.Text or view.TimelineJSON.
+type timeline interface {
+	Header(name string, h recorder.Header) error
+	Entry(e *recorder.Entry) error
+	Trailer(tr *recorder.Trailer) error
+}
+
+func showFile(path string, t timeline, std stdio) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("recording: %w", err)
@@ -80,14 +103,16 @@ func runShow(cfg any, args []string, std stdio) error {
 	return showEntries(rd, path, t, std.err)
 }
 
-func showEntries(rd *recorder.Reader, name string, t *view.Text, stderr io.Writer) error {
+func showEntries(rd *recorder.Reader, name string, t timeline, stderr io.Writer) error {
 	defer warnProblems(stderr, "show", rd)
 	if err := t.Header(name, rd.Header()); err != nil {
 		return err
 	}
 	for e, err := range rd.Entries() {
 		if err != nil {
-			t.Flush()
+			if f, ok := t.(interface{ Flush() error }); ok {
+				f.Flush()
+			}
 			return err
 		}
 		if err := t.Entry(&e); err != nil {
