@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -237,5 +238,31 @@ func TestShowJSON(t *testing.T) {
 	}
 	if r := runCodexrec(t, "", nil, "show", path, "--json", "--follow"); r.code != 2 {
 		t.Errorf("--json --follow: exit %d, want 2", r.code)
+	}
+}
+
+// TestDirPairsFromOneShell: record -o DIR/ then replay DIR/, typed at one
+// interactive shell, name the same recording: each command typed at a prompt is a
+// run of its own. util-linux script gives bash a terminal, as a user's has.
+func TestDirPairsFromOneShell(t *testing.T) {
+	scriptCmd, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give a shell a terminal")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.WriteFile(in, []byte(`{"id":1,"method":"initialize","params":{}}`+"\n"), 0o600)
+	lines := fmt.Sprintf("cd %q\n%q record -o rec/ -- cat < in > /dev/null 2>> log; echo rec=$? >> status\n%q replay rec/ < in > out 2>> log; echo rep=$? >> status\nexit\n",
+		dir, codexrecBin, codexrecBin)
+	cmd := exec.Command(scriptCmd, "-qec", "bash --norc --noprofile -i", "/dev/null")
+	cmd.Stdin = strings.NewReader(lines)
+	cmd.Env = append(os.Environ(), "CODEXREC_RUN=", "CI=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	status, _ := os.ReadFile(filepath.Join(dir, "status"))
+	log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	if string(status) != "rec=0\nrep=0\n" || !strings.Contains(string(log), "mode replay: replay rec/001-initialize.jsonl") {
+		t.Errorf("status %q\nlog:\n%s", status, log)
 	}
 }
