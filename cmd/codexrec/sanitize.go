@@ -9,7 +9,6 @@ import (
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
-	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {
@@ -90,7 +89,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	if err := s.Create(c.out, rd.Header(), recorder.Options{Force: c.force}); err != nil {
 		return createError(err)
 	}
-	if err := copySanitized(rd, s); err != nil {
+	if err := s.Copy(rd); err != nil {
 		s.Writer.Abort()
 		return err
 	}
@@ -105,39 +104,6 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	}
 	if err != nil {
 		return finishError(err)
-	}
-	return nil
-}
-
-// copySanitized copies every entry of rd through s: frames rewritten and followed
-// by the redactions they needed, free text of annotations and segment commands
-// sanitized.
-func copySanitized(rd *recorder.Reader, s *record.Session) error {
-	z := s.Sanitizer
-	for e, err := range rd.Entries() {
-		if err != nil {
-			return err
-		}
-		switch e.Type {
-		case recorder.TypeFrame:
-			f := &wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg}
-			if err := s.Frame(f); err != nil {
-				return err
-			}
-			continue
-		case recorder.TypeMeta:
-			if e.Header != nil {
-				h := *e.Header
-				h.Command, h.Notes = z.Strings(h.Command), z.Strings(h.Notes)
-				e.Header = &h
-			}
-		case recorder.TypeSegment:
-			e.Command = z.Strings(e.Command)
-		}
-		e.Reason, e.Detail = z.Text(e.Reason), z.Text(e.Detail)
-		if err := s.Writer.WriteEntry(e); err != nil {
-			return fmt.Errorf("%s entry of seq %d: %w", e.Type, e.Seq, err)
-		}
 	}
 	return nil
 }
