@@ -169,9 +169,29 @@ func TestUpgradeMissingBinary(t *testing.T) {
 // TestOnePrefix: a command's error says its command once, and rerun speaks as
 // rerun.
 func TestOnePrefix(t *testing.T) {
-	r := runCodexrec(t, t.TempDir(), nil, "validate", "missing.jsonl")
-	if r.code != 2 || strings.Count(string(r.stderr), "validate:") != 1 {
-		t.Errorf("validate missing.jsonl: exit %d, stderr %q", r.code, r.stderr)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		word string // said once
+		want string
+	}{
+		{[]string{"validate", "missing.jsonl"}, "validate:", "missing.jsonl"},
+		{[]string{"replay", "missing.jsonl"}, "replay:", "missing.jsonl"},
+		{[]string{"schema", "diff", "9.9.9", "0.171.0"}, "schema:", "codex 9.9.9"},
+		// The file is missing: said so, not that its name is wrong.
+		{[]string{"recover", "missing.tmp"}, "recover:", "no such file"},
+		// /proc exists but takes no files.
+		{[]string{"sanitize", filepath.Join("..", "..", "fixtures", "hermetic", "0.171.0", "plain.jsonl"), "-o", "/proc/x"}, "sanitize:", "cannot create files in directory /proc"},
+	} {
+		args := tc.args
+		if args[0] == "sanitize" {
+			abs, _ := filepath.Abs(args[1])
+			args = []string{"sanitize", abs, "-o", "/proc/x"}
+		}
+		r := runCodexrec(t, dir, nil, args...)
+		if r.code != 2 || strings.Count(string(r.stderr), tc.word) != 1 || !strings.Contains(string(r.stderr), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, r.code, r.stderr)
+		}
 	}
 }
 

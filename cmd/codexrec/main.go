@@ -209,6 +209,7 @@ func exitCode(err error, name string, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	stderr = &destutter{w: stderr, name: name}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
@@ -263,3 +264,25 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// destutter drops a library's own "NAME: " from the start of a message that is
+// already prefixed "codexrec NAME: " ("codexrec replay: replay: open" says replay once).
+type destutter struct {
+	w    io.Writer
+	name string
+}
+
+func (d *destutter) Write(b []byte) (int, error) {
+	prefix := "codexrec " + d.name + ": "
+	out := b
+	if s := string(b); strings.HasPrefix(s, prefix) {
+		first, _, _ := strings.Cut(d.name, " ")
+		if rest, ok := strings.CutPrefix(s[len(prefix):], first+": "); ok {
+			out = []byte(prefix + rest)
+		}
+	}
+	if _, err := d.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
