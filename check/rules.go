@@ -111,7 +111,7 @@ var rules = []Rule{
 	{RuleStderrError, Info, "ERROR lines on the server's stderr (counted, not failed)"},
 	{RuleTruncated, Warning, "the recording has no trailer or its last line is torn: it was cut short"},
 	{RuleStructure, Error, "the recording's structure is broken: seq not increasing, a trailer not at the end, two headers, trailer counts that disagree"},
-	{RuleSchema, Error, "findings of schema validation (as `codexrec validate`), under schema/<rule>; severity per finding"},
+	{RuleSchema, Error, "findings of schema validation (as package validate finds them), under schema/<rule>; severity per finding"},
 }
 
 // LookupRule returns the rule with id. A "schema/..." id returns the schema rule.
