@@ -59,7 +59,11 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 				return usagef("--mode: %v", err)
 			}
 		}
-		p, err := shim.Install(args[1], exe, shim.Config{Mode: c.mode, Dir: c.dir, File: c.file, Real: c.real})
+		command, err := shimCommand(exe, c)
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		p, err := shim.Install(args[1], command)
 		if err != nil {
 			return &exitError{exitUsage, err}
 		}
@@ -222,4 +226,28 @@ func firstSet(vs ...string) string {
 func shimName(argv0 string) bool {
 	b := filepath.Base(argv0)
 	return b == "codex" || b == "codex.exe"
+}
+
+// shimCommand is the command line the installed script runs: codexrec's shim exec
+// with the settings the script fixes (paths made absolute), then "--" and codex's
+// arguments.
+func shimCommand(exe string, c *shimConfig) ([]string, error) {
+	abs, err := filepath.Abs(exe)
+	if err != nil {
+		return nil, err
+	}
+	command := []string{abs, "shim", "exec", "--self", shim.Self}
+	for _, f := range []struct{ flag, v string }{{"--mode", c.mode}, {"--dir", c.dir}, {"--file", c.file}, {"--codex", c.real}, {"--report", c.report}} {
+		if f.v == "" {
+			continue
+		}
+		v := f.v
+		if f.flag != "--mode" {
+			if v, err = filepath.Abs(v); err != nil {
+				return nil, err
+			}
+		}
+		command = append(command, f.flag, v)
+	}
+	return append(command, "--"), nil
 }
