@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/check"
-	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
 )
 
 // BenchmarkHostile checks recordings shaped to make a reader do too much work: a

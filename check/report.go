@@ -89,7 +89,7 @@ func WriteText(w io.Writer, results []*Result, failOn Severity) error {
 			fmt.Fprintf(&b, "  %-7s %s (%d)%s\n", fs[0].Severity, id, len(fs), summary)
 			for i, f := range fs {
 				if i == TextLimit {
-					fmt.Fprintf(&b, "          ... and %d more (--json lists all)\n", len(fs)-TextLimit)
+					fmt.Fprintf(&b, "          ... and %d more (the JSON report lists all)\n", len(fs)-TextLimit)
 					break
 				}
 				fmt.Fprintf(&b, "          %s\n", findingLine(f))

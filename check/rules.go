@@ -111,11 +111,11 @@ var rules = []Rule{
 	{RuleStderrError, Info, "ERROR lines on the server's stderr (counted, not failed)"},
 	{RuleTruncated, Warning, "the recording has no trailer or its last line is torn: it was cut short"},
 	{RuleStructure, Error, "the recording's structure is broken: seq not increasing, a trailer not at the end, two headers, trailer counts that disagree"},
-	{RuleSchema, Error, "findings of schema validation (as `codexrec validate`), under schema/<rule>; severity per finding"},
-	{RuleExpectMethod, Error, "assertion (--expect-method M): a method the suite expects never appears"},
-	{RuleForbidMethod, Error, "assertion (--forbid-method M): a method the suite forbids appears"},
-	{RuleMaxTurnDuration, Error, "assertion (--max-turn-duration D): a turn took longer from turn/started to turn/completed"},
-	{RuleExpectApproval, Error, "assertion (--expect-approval): the server never asked for an approval"},
+	{RuleSchema, Error, "findings of schema validation (as package validate finds them), under schema/<rule>; severity per finding"},
+	{RuleExpectMethod, Error, "assertion expect-method: a method the suite expects never appears"},
+	{RuleForbidMethod, Error, "assertion forbid-method: a method the suite forbids appears"},
+	{RuleMaxTurnDuration, Error, "assertion max-turn-duration: a turn took longer from turn/started to turn/completed"},
+	{RuleExpectApproval, Error, "assertion expect-approval: the server never asked for an approval"},
 }
 
 // LookupRule returns the rule with id. A "schema/..." id returns the schema rule.

@@ -29,7 +29,10 @@ import (
 // that passed are logged.
 func Shim(t testing.TB, recording string, mode shim.Mode) string {
 	t.Helper()
-	bin := Binary(t)
+	bin, err := filepath.Abs(Binary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	abs, err := filepath.Abs(recording)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +44,9 @@ func Shim(t testing.TB, recording string, mode shim.Mode) string {
 	}
 	dir := t.TempDir()
 	report := filepath.Join(dir, "report.txt")
-	p, err := shim.Install(filepath.Join(dir, "bin"), bin, shim.Config{Mode: mode.String(), File: abs, Report: report})
+	// The script runs codexrec's shim command with the recording and report fixed.
+	p, err := shim.Install(filepath.Join(dir, "bin"), []string{bin, "shim", "exec", "--self", shim.Self,
+		"--mode", mode.String(), "--file", abs, "--report", report, "--"})
 	if err != nil {
 		t.Fatalf("codexrectest: %v", err)
 	}

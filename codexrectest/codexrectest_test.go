@@ -15,7 +15,7 @@ import (
 	"github.com/codexrec/codexrec/codexrectest"
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"github.com/codexrec/codexrec/shim"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/diff"
-	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
 )
 
 // BenchmarkHostile diffs recordings shaped to make a reader do too much work: a

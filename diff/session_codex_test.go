@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/fixtures"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"

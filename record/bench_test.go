@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/benchload"
+	"github.com/codexrec/codexrec/internal/testing/benchload"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
@@ -15,7 +15,7 @@ import (
 	"github.com/codexrec/codexrec/wire"
 )
 
-// BenchmarkSession pushes the benchmarks' realistic load (internal/benchload: a real
+// BenchmarkSession pushes the benchmarks' realistic load (internal/testing/benchload: a real
 // 0.171.0 turn, 24 frames, 75 KB with a 64 KB command-output delta) through
 // Session.Frame as the proxy's tap goroutine does (classified and paired), one turn
 // per op, in each mode of `codexrec record`: the writer alone (plain), with

@@ -14,8 +14,6 @@ import (
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
-	"github.com/codexrec/codexrec/sanitize"
-	"github.com/codexrec/codexrec/schema"
 )
 
 // A Go test records a session in-process, with no binary: the server here is a
@@ -35,12 +33,15 @@ func Example() {
 		fromServer.Close()
 	}()
 
-	z, err := sanitize.New(sanitize.Options{})
+	// record.Defaults is the pipeline codexrec record runs: validation against the
+	// session's Codex version, sanitizing (the default secret variables), the leak
+	// guard before publishing. Each stage can be turned off, or set by hand on a
+	// Session.
+	s, err := record.Defaults{}.Session()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	s := &record.Session{Validator: &schema.SessionValidator{Classified: true}, Sanitizer: z, Guard: z}
 	path := filepath.Join(os.TempDir(), "codexrec-example.jsonl")
 	if err := s.Create(path, recorder.Header{Command: []string{"in-process replay"}}, recorder.Options{Force: true}); err != nil {
 		fmt.Println(err)

@@ -31,7 +31,8 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 // guard, publish). p carries the proxy's settings (QueueSize, Signals) and may be
 // nil; its Tap and Idle are the session's. The error is the first of: Finish failed
 // (a *sanitize.LeakError when the guard refused), the server could not be started
-// (wrapping proxy.ErrStart; the recording says so), the pipeline failed (ErrTap),
+// (wrapping proxy.ErrStart; the recording says so, or is not kept with
+// DiscardFailedStart), the pipeline failed (ErrTap),
 // the client stopped reading (ErrUndelivered). The server's own exit status is in
 // the Result.
 func (s *Session) Run(p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
@@ -47,6 +48,10 @@ func (s *Session) Run(p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut
 		t.Ended = recorder.EndClientEOF
 	default:
 		t.Ended = recorder.EndChildExit
+	}
+	if runErr != nil && s.DiscardFailedStart && s.Writer != nil {
+		s.Writer.Abort()
+		return Result{Result: res}, runErr
 	}
 	var exitErr error
 	if runErr == nil && s.Writer != nil {

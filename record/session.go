@@ -48,6 +48,10 @@ type Session struct {
 	Taps []func(*wire.Frame) error
 	// SkipStderr leaves the server's stderr out of the recording.
 	SkipStderr bool
+	// DiscardFailedStart keeps no recording of a server that could not be started
+	// (Run returns the error, wrapping proxy.ErrStart), so a corrected command finds
+	// nothing in its way.
+	DiscardFailedStart bool
 	// Copying says the frames come from another recording whose meta entries the
 	// caller copies: the session adds none of its own (the Codex version).
 	Copying bool

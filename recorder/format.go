@@ -150,7 +150,7 @@ var (
 	ErrFormatVersion = errors.New("unsupported recording format version")
 	ErrNoHeader      = errors.New("not a codexrec recording: first line is not a header")
 	// ErrNotReplaceable: --force replaces only a regular file or a symbolic link.
-	ErrNotReplaceable = errors.New("--force replaces only a regular file or a symbolic link")
+	ErrNotReplaceable = errors.New("only a regular file or a symbolic link is replaced")
 	// ErrCutShort: a write error (a full disk) ended the recording early; what was
 	// written is kept.
 	ErrCutShort = errors.New("recording cut short by a write error")

@@ -105,7 +105,7 @@ func Warning(name string, ps []Problem) string {
 		s += " (the entries before it are read)"
 	}
 	if len(ps) > 1 {
-		s += fmt.Sprintf(" (and %d more problems: codexrec check lists them)", len(ps)-1)
+		s += fmt.Sprintf(" (and %d more problems)", len(ps)-1)
 	}
 	return s
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codexrec/codexrec/internal/hostile"
 	"github.com/codexrec/codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )

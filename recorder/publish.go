@@ -70,6 +70,10 @@ func writableDirError(path string, err error) error {
 	case errors.Is(err, fs.ErrPermission):
 		return fmt.Errorf("record %s: cannot create files in directory %s: permission denied", path, dir)
 	case errors.Is(err, fs.ErrNotExist):
+		if _, statErr := os.Stat(dir); statErr == nil {
+			// The directory is there but takes no new files (/proc, a special file system).
+			return fmt.Errorf("record %s: cannot create files in directory %s", path, dir)
+		}
 		return fmt.Errorf("record %s: directory %s does not exist", path, dir)
 	}
 	var pe *fs.PathError

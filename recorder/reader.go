@@ -57,7 +57,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		return nil, fmt.Errorf("recording %s: line 1: header: %w", name, err)
 	}
 	if rd.header.Format < 1 || rd.header.Format > FormatVersion {
-		return nil, fmt.Errorf("recording %s: format %d (this codexrec reads 1 to %d): %w",
+		return nil, fmt.Errorf("recording %s: format %d (this reader reads 1 to %d): %w",
 			name, rd.header.Format, FormatVersion, ErrFormatVersion)
 	}
 	return rd, nil

@@ -67,7 +67,7 @@ type RecoverOptions struct {
 // It returns where the recording is and its trailer.
 func Recover(tmp, path string, opt RecoverOptions) (string, *Trailer, error) {
 	if gone, known := WriterGone(tmp); known && !gone {
-		return "", nil, fmt.Errorf("recover %s: %w: a codexrec process is still writing it", tmp, ErrInProgress)
+		return "", nil, fmt.Errorf("recover %s: %w: the process writing it is still running", tmp, ErrInProgress)
 	}
 	if fi, err := os.Stat(tmp); err != nil {
 		return "", nil, fmt.Errorf("recover: %w", err)

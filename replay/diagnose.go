@@ -143,7 +143,29 @@ func (s *session) modeName() string {
 	return s.srv.Mode.String()
 }
 
-// accepting lists the flags that would have accepted got, each with what it does.
+// The settings a diagnosis may name (see Server.OptionName).
+const (
+	OptionNotStrict   = "Strict: false"
+	OptionUnordered   = "Unordered: true"
+	OptionMatchParams = "Mode: ModeParams"
+	OptionMatchMethod = "Mode: ModeMethod"
+	OptionStrict      = "Strict: true"
+	OptionNoRepeats   = "NoRepeats: true"
+	OptionRepeats     = "NoRepeats: false"
+	// OptionIdempotent and OptionRule are prefixes: a method, or a rule's kind and
+	// text, follows.
+	OptionIdempotent = "Idempotent: "
+	OptionRule       = "Rules: "
+)
+
+func (s *session) option(o string) string {
+	if s.srv.OptionName != nil {
+		return s.srv.OptionName(o)
+	}
+	return o
+}
+
+// accepting lists the settings that would have accepted got, each with what it does.
 func (s *session) accepting(got Message, m *Mismatch) []string {
 	var out []string
 	if s.srv.Strict && !s.srv.Unordered && m.Expected != nil {
@@ -153,7 +175,7 @@ func (s *session) accepting(got Message, m *Mismatch) []string {
 			}
 			if s.match(got, message(&s.sc.Client[j])) {
 				if j > s.lo {
-					out = append(out, "no --strict (a recorded notification the client never sends is skipped)")
+					out = append(out, s.option(OptionNotStrict)+" (a recorded notification the client never sends is skipped)")
 				}
 				break
 			}
@@ -163,14 +185,14 @@ func (s *session) accepting(got Message, m *Mismatch) []string {
 		}
 	}
 	if m.Later != nil {
-		out = append(out, "--unordered (client messages may come in another order than recorded)")
+		out = append(out, s.option(OptionUnordered)+" (client messages may come in another order than recorded)")
 	}
 	if n := m.Nearest; n != nil && s.srv.Matcher == nil && MatchMethod(got, message(n)) {
 		switch {
 		case s.srv.Mode == ModeStrict && MatchParams(got, message(n)):
-			out = append(out, "--match params (ids, times, paths and the client's identity may differ)")
+			out = append(out, s.option(OptionMatchParams)+" (ids, times, paths and the client's identity may differ)")
 		case s.srv.Mode != ModeMethod:
-			out = append(out, "--match method (compares kind and method only)")
+			out = append(out, s.option(OptionMatchMethod)+" (compares kind and method only)")
 		}
 	}
 	if n := m.Nearest; n != nil && MatchMethod(got, message(n)) {
@@ -216,7 +238,7 @@ func (s *session) diagnose(m *Mismatch) {
 	if len(m.Accept) > 0 {
 		fmt.Fprintf(&b, "  accepted by: %s\n", strings.Join(m.Accept, "; or "))
 	} else if m.Expected != nil {
-		fmt.Fprintf(&b, "  accepted by: no flag: the recording holds no such message here; record the session again with this client\n")
+		fmt.Fprintf(&b, "  accepted by: no setting: the recording holds no such message here; record the session again with this client\n")
 	}
 	s.srv.Log.Write([]byte(b.String()))
 }

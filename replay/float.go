@@ -141,7 +141,7 @@ func (s *session) reportFloating() {
 	}
 	var b strings.Builder
 	if len(never) > 0 {
-		fmt.Fprintf(&b, "replay: %d recorded request(s) outside any thread never came and were skipped (--strict refuses this):\n", len(never))
+		fmt.Fprintf(&b, "replay: %d recorded request(s) outside any thread never came and were skipped (%s refuses this):\n", len(never), s.option(OptionStrict))
 		for i, cf := range never {
 			if i == maxDiffLines {
 				fmt.Fprintf(&b, "  ... and %d more\n", len(never)-i)
@@ -161,7 +161,7 @@ func (s *session) reportFloating() {
 		for _, c := range counts {
 			n += c
 		}
-		fmt.Fprintf(&b, "replay: %d request(s) outside any thread came more often than recorded and got the recorded answer again (--strict refuses this):\n", n)
+		fmt.Fprintf(&b, "replay: %d request(s) outside any thread came more often than recorded and got the recorded answer again (%s refuses this):\n", n, s.option(OptionStrict))
 		for _, k := range slices.Sorted(maps.Keys(counts)) {
 			fmt.Fprintf(&b, "  request %s x%d\n", k, counts[k])
 		}

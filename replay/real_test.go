@@ -242,7 +242,7 @@ func TestMismatch(t *testing.T) {
 		`live:        {"id":"x","method":"thread/start"`,
 		`recorded:    {"id":2,"method":"thread/start"`,
 		`/params/approvalPolicy: "on-request", recorded "never"`,
-		"accepted by: --match method",
+		"accepted by: Mode: ModeMethod",
 		"1 expected client frame(s) never came",
 	} {
 		if !strings.Contains(log, want) {

@@ -78,8 +78,8 @@ func (s *session) repeat(got Message) (bool, error) {
 	r := Repeat{Line: s.lines, Method: got.Msg.Method, Seq: s.sc.Client[j].Seq, Floating: s.floats(j)}
 	s.repeats = append(s.repeats, r)
 	if s.srv.Log != nil && idem {
-		fmt.Fprintf(s.srv.Log, "replay: client line %d: request %s repeated: answered as recorded (seq %d), an idempotent method (--no-repeats refuses this)\n",
-			r.Line, r.Method, r.Seq)
+		fmt.Fprintf(s.srv.Log, "replay: client line %d: request %s repeated: answered as recorded (seq %d), an idempotent method (%s refuses this)\n",
+			r.Line, r.Method, r.Seq, s.option(OptionNoRepeats))
 	}
 	if s.srv.OnRepeat != nil {
 		s.srv.OnRepeat(r)
@@ -93,10 +93,10 @@ func (s *session) repeatSuggestion(got Message) string {
 		return ""
 	}
 	if !s.idempotent(got.Msg.Method) {
-		return "--idempotent " + got.Msg.Method + " (a repeated " + got.Msg.Method + " is answered as recorded)"
+		return s.option(OptionIdempotent+got.Msg.Method) + " (a repeated " + got.Msg.Method + " is answered as recorded)"
 	}
 	if s.srv.NoRepeats {
-		return "no --no-repeats (a repeated idempotent request is answered as recorded)"
+		return s.option(OptionRepeats) + " (a repeated idempotent request is answered as recorded)"
 	}
 	return ""
 }

@@ -90,6 +90,12 @@ type Server struct {
 	// discards them.
 	Log io.Writer
 
+	// OptionName spells a setting that would have accepted a mismatch as the
+	// caller's users know it (a command maps them to its flags). The settings are
+	// OptionNotStrict, OptionUnordered, OptionMatchParams and OptionMatchMethod;
+	// nil spells them as this Server's fields ("Mode: ModeMethod").
+	OptionName func(option string) string
+
 	// Stderr, when set, receives the server's recorded stderr lines at their place
 	// in the script.
 	Stderr io.Writer

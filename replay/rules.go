@@ -51,8 +51,9 @@ func (r Rule) String() string {
 	return r.Method + ":" + r.Pointer
 }
 
-// Flag renders the rule as the command-line flag that sets it.
-func (r Rule) Flag() string { return "--" + r.Kind.String() + " " + r.String() }
+// Option renders the rule as the setting a diagnosis names: OptionRule, its kind
+// and the rule ("Rules: ignore turn/start:/params/input").
+func (r Rule) Option() string { return OptionRule + r.Kind.String() + " " + r.String() }
 
 // ParseRule reads "POINTER" (every method) or "METHOD:POINTER" (one method): a
 // pointer starts with '/', a method does not.
@@ -268,7 +269,7 @@ func (s *session) ruleSuggestion(got, want Message, diff []string) string {
 	}
 	flags := make([]string, len(cand))
 	for i, r := range cand {
-		flags[i] = r.Flag()
+		flags[i] = s.option(r.Option())
 	}
 	return strings.Join(flags, " ") + " (leave these values out when matching " + got.Msg.Method + ")"
 }

@@ -126,7 +126,7 @@ func (s *session) reportSkipped() {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "replay: %d recorded client notification(s) never came and were skipped (--strict refuses this):\n", len(frames))
+	fmt.Fprintf(&b, "replay: %d recorded client notification(s) never came and were skipped (%s refuses this):\n", len(frames), s.option("Strict: true"))
 	for _, cf := range frames {
 		fmt.Fprintf(&b, "  seq %d %s\n", cf.Seq, describe(cf.Msg))
 	}

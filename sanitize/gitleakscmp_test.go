@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 )
 
 // TestGenCorpusVsGitleaks compares, per placement, the recall of the sanitizer and

@@ -61,7 +61,6 @@ func (e *LeakError) Error() string {
 	if e.Quarantine != "" {
 		fmt.Fprintf(&b, "\nthe recording could not be redacted; it is kept, unpublished, in %s (mode 0600)", e.Quarantine)
 	}
-	b.WriteString("\nif a finding is a known false positive, allow it with --allow REGEX (matched against the flagged value) or --allow-file FILE (one REGEX per line)")
 	return b.String()
 }
 

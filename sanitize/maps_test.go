@@ -158,7 +158,7 @@ func TestGuardReport(t *testing.T) {
 		t.Errorf("leak %+v", l)
 	}
 	msg := err.Error()
-	if strings.Contains(msg, key) || !strings.Contains(msg, "--allow") || !strings.Contains(msg, "github-token  seq 1  /msg/params/delta  ghp_…(40 chars)") {
+	if strings.Contains(msg, key) || strings.Contains(msg, "--allow") || !strings.Contains(msg, "github-token  seq 1  /msg/params/delta  ghp_…(40 chars)") {
 		t.Errorf("message:\n%s", msg)
 	}
 	allowed, _ := sanitize.New(sanitize.Options{Allow: []string{`^ghp_` + key[4:10]}})

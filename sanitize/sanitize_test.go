@@ -13,7 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/wire"

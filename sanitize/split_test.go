@@ -8,7 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 	"github.com/codexrec/codexrec/sanitize"
 )
 

@@ -17,7 +17,7 @@ import (
 	"testing/fstest"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"github.com/codexrec/codexrec/schema"
 )
 

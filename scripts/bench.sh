@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: the realistic load first (internal/benchserver serving a recorded 0.171.0
+# make bench: the realistic load first (internal/testing/benchserver serving a recorded 0.171.0
 # turn, driven directly, behind the C relay and behind `codexrec record` plain and with
 # defaults, alternating; latency under load; peak memory of a huge line), then the
 # framing bench (the recording proxy against a bare cat pipe), then, with ALL=1, every

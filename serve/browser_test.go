@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/codextest"
-	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
+	"github.com/codexrec/codexrec/internal/testing/webdriver"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )

@@ -26,7 +26,9 @@ import (
 // Never a timestamp: the same run of the same test suite gives the same names. The
 // run is CODEXREC_RUN when set (any text the sessions of one run share), otherwise
 // the process that started codex, found by walking up past shells, identified by its
-// pid and start time (so a reused pid is another run). Counting across the separate
+// pid and start time (so a reused pid is another run); a shell reading commands at a
+// terminal's prompt ends the walk, so each command typed there (codexrec record -o
+// DIR/, then codexrec replay DIR/; or a script, or npm test) is a run of its own. Counting across the separate
 // codex processes of one run needs state: DIR/.codexrec-runs.json, updated under the
 // lock file DIR/.codexrec-runs.lock; runs idle for a day are forgotten.
 //
@@ -197,23 +199,47 @@ func lock(path string) (func(), error) {
 }
 
 // RunKey is the key of the run this process belongs to: CODEXREC_RUN when set,
-// otherwise the first ancestor that is not a shell (see the naming rule).
+// otherwise the first ancestor that is not a shell, or, when a shell at a
+// terminal's prompt comes first, the command typed at it (see the naming rule).
 func RunKey(getenv func(string) string) string {
 	if r := getenv("CODEXREC_RUN"); r != "" {
 		return "run:" + r
 	}
-	pid := os.Getppid()
+	below, pid := os.Getpid(), os.Getppid()
 	for i := 0; i < 8; i++ {
 		comm, ppid, start, ok := procStat(pid)
 		if !ok {
 			break
 		}
+		if isShell(comm) && ppid > 1 && atPrompt(pid) {
+			if _, _, bstart, ok := procStat(below); ok {
+				return "process:" + strconv.Itoa(below) + ":" + bstart
+			}
+		}
 		if !isShell(comm) || ppid <= 1 {
 			return "process:" + strconv.Itoa(pid) + ":" + start
 		}
-		pid = ppid
+		below, pid = pid, ppid
 	}
 	return "process:" + strconv.Itoa(pid)
+}
+
+// atPrompt reports whether the shell pid reads commands from a terminal: no script
+// operand, no -c, and its standard input a terminal. Each command typed at it is a
+// run of its own.
+func atPrompt(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return false
+	}
+	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	for _, a := range args[1:] {
+		if a == "-c" || !strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	tty, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/0")
+	return err == nil && (strings.HasPrefix(tty, "/dev/pts/") || strings.HasPrefix(tty, "/dev/tty"))
 }
 
 func isProcessKey(key string) bool { return strings.HasPrefix(key, "process:") }

@@ -107,28 +107,20 @@ func isShim(p string) bool {
 	return bytes.Contains(head[:n], []byte(Marker))
 }
 
-// Config is what a shim script fixes for its sessions; the environment gives what it
-// leaves empty.
-type Config struct {
-	Mode string // CODEXREC_MODE
-	Dir  string // CODEXREC_DIR: recordings named by the naming rule
-	File string // one recording for every session (a test's shim)
-	Real string // CODEXREC_CODEX
-	// Report is a file the shim appends the replay's diagnostics and a failed
-	// session's error to, besides stderr (a test helper shows it).
-	Report string
-}
+// Self stands, in the command Install writes, for the path the script was started
+// as ($0).
+const Self = "\x00self"
 
-// Install writes dir/codex, a script that runs codexrec (the executable at
-// codexrec) as the shim with cfg, and returns its path. An existing file that is not
-// a shim is left alone (an error).
-func Install(dir, codexrec string, cfg Config) (string, error) {
+// Install writes dir/codex, a script that runs command with the arguments it was
+// given appended (Self in command is the script's own path), and returns its path.
+// The command is the caller's: codexrec's own shim command line, say. An existing
+// file that is not a shim is left alone (an error).
+func Install(dir string, command []string) (string, error) {
 	if isWindows {
 		return "", errors.New("the codex shim script needs a POSIX shell; on Windows point the client's codex path at a copy of codexrec named codex.exe")
 	}
-	abs, err := filepath.Abs(codexrec)
-	if err != nil {
-		return "", err
+	if len(command) == 0 {
+		return "", errors.New("no command for the shim script")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -138,20 +130,15 @@ func Install(dir, codexrec string, cfg Config) (string, error) {
 		return "", fmt.Errorf("%s exists and is not a codexrec shim; not replacing it", p)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "#!/bin/sh\n# codex: the %s (codexrec shim install); remove this file to remove it.\n", Marker)
-	fmt.Fprintf(&b, "exec %s shim exec --self \"$0\"", shQuote(abs))
-	for _, f := range []struct{ flag, v string }{{"--mode", cfg.Mode}, {"--dir", cfg.Dir}, {"--file", cfg.File}, {"--codex", cfg.Real}, {"--report", cfg.Report}} {
-		if f.v != "" {
-			v := f.v
-			if f.flag != "--mode" {
-				if v, err = filepath.Abs(v); err != nil {
-					return "", err
-				}
-			}
-			fmt.Fprintf(&b, " %s %s", f.flag, shQuote(v))
+	fmt.Fprintf(&b, "#!/bin/sh\n# codex: the %s; remove this file to remove it.\nexec", Marker)
+	for _, a := range command {
+		if a == Self {
+			b.WriteString(` "$0"`)
+		} else {
+			b.WriteString(" " + shQuote(a))
 		}
 	}
-	b.WriteString(" -- \"$@\"\n")
+	b.WriteString(" \"$@\"\n")
 	tmp := p + ".tmp"
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o755); err != nil {
 		return "", err

@@ -2,7 +2,9 @@
 // recording's pair of sessions (before and after, as rerun made them) and the schema
 // diff of the two versions, it says per recording same, changed or breaking, with the
 // fields each method gained, lost or retyped, and writes the report as text or JSON.
-// It does not run anything (codexrec upgrade reruns) and draws no HTML (package view).
+// Run does the whole upgrade: it reruns each recording on both versions through
+// fixtures (capture's machinery) first. It draws no HTML (package view) and parses
+// no flags.
 package upgrade
 
 import (

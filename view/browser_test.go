@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/internal/testing/webdriver"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/view"
 )

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/view"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/diff"
-	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/internal/testing/webdriver"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/view"
 )

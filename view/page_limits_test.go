@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/view"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codexrec/codexrec/internal/webdriver"
+	"github.com/codexrec/codexrec/internal/testing/webdriver"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )

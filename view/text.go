@@ -144,20 +144,7 @@ func (t *Text) Trailer(tr *recorder.Trailer) error {
 	return t.Flush()
 }
 
-func (t *Text) keep(r *Row) bool {
-	if t.Thread != "" && !strings.HasPrefix(r.Thread, t.Thread) {
-		return false
-	}
-	if len(t.Methods) == 0 {
-		return true
-	}
-	for _, g := range t.Methods {
-		if MatchMethod(g, r.Method) {
-			return true
-		}
-	}
-	return false
-}
+func (t *Text) keep(r *Row) bool { return keepRow(r, t.Thread, t.Methods) }
 
 func (t *Text) frame(r *Row) {
 	t.groupLine(r)

@@ -10,7 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/wire"
 	"github.com/codexrec/codexrec/wsproxy"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/coder/websocket"
 	gorilla "github.com/gorilla/websocket"
 
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/wsproxy"
 )
 

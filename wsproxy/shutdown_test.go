@@ -7,7 +7,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/wire"
 	"github.com/codexrec/codexrec/wsproxy"
 )

@@ -147,7 +147,7 @@ func DialURL(a Addr, target string) string {
 func WriteURLFile(path, url string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("--url-file: %w", err)
+		return fmt.Errorf("url file: %w", err)
 	}
 	_, err = tmp.WriteString(url + "\n")
 	if cerr := tmp.Close(); err == nil {
@@ -158,7 +158,7 @@ func WriteURLFile(path, url string) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("--url-file: %w", err)
+		return fmt.Errorf("url file: %w", err)
 	}
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/wsproxy"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/schema"

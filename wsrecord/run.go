@@ -24,6 +24,9 @@ type Options struct {
 	// URLFile, when set, receives the bound URL (written whole, then renamed) once
 	// clients may connect.
 	URLFile string
+	// Listening, when set, is called with the bound URL before URLFile is written,
+	// so that whoever waits for the file finds the announcement already made.
+	Listening func(url string)
 	// StartTimeout bounds how long a child may take to listen; zero means 60s.
 	StartTimeout time.Duration
 }
@@ -40,8 +43,8 @@ type Running struct {
 }
 
 // Start starts the upstream (when opt.Command is set: Command plus --listen on a
-// private unix socket), listens on opt.Listen, prints the bound URL on opt.Stderr
-// ("codexrec record: listening on URL"), writes opt.URLFile, and serves rec until
+// private unix socket), listens on opt.Listen (the bound URL is Running.URL),
+// writes opt.URLFile, and serves rec until
 // Stop, or until the child exits. rec.Upstream is set here.
 func Start(opt Options, rec *Recorder) (*Running, error) {
 	la, err := wsproxy.ParseURL(opt.Listen)
@@ -96,8 +99,9 @@ func Start(opt Options, rec *Recorder) (*Running, error) {
 		}
 		rec.Upstream = run.Child.Addr
 	}
-	// The line first: whoever waits for the URL file finds the line already printed.
-	fmt.Fprintf(stderr, "codexrec record: listening on %s\n", run.URL)
+	if opt.Listening != nil {
+		opt.Listening(run.URL)
+	}
 	if opt.URLFile != "" {
 		if err := wsproxy.WriteURLFile(opt.URLFile, run.URL); err != nil {
 			return fail(err)

@@ -168,9 +168,9 @@ func (t *tap) End(e wsproxy.End) {
 	if t.r.Log != nil {
 		how := describeEnd(e)
 		if err != nil {
-			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %s\n", t.n, how, sanitize.MaskText(err.Error()))
+			fmt.Fprintf(t.r.Log, "connection %d (%s): %s\n", t.n, how, sanitize.MaskText(err.Error()))
 		} else {
-			fmt.Fprintf(t.r.Log, "codexrec record: connection %d (%s): %s, %d frames\n", t.n, how, path, tr.Frames["c2s"]+tr.Frames["s2c"])
+			fmt.Fprintf(t.r.Log, "connection %d (%s): %s, %d frames\n", t.n, how, path, tr.Frames["c2s"]+tr.Frames["s2c"])
 		}
 	}
 	t.r.mu.Lock()

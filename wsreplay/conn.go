@@ -45,7 +45,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	idx, n := s.take()
 	if idx < 0 {
-		http.Error(w, "codexrec replay: "+ErrExhausted.Error()+" (--loop starts over)", http.StatusServiceUnavailable)
+		http.Error(w, "replay: "+ErrExhausted.Error(), http.StatusServiceUnavailable)
 		return
 	}
 	s.conns.Add(1)
@@ -53,9 +53,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	err := s.serveConn(w, req, s.Recordings[idx])
 	if s.Log != nil {
 		if err != nil {
-			fmt.Fprintf(s.Log, "codexrec replay: connection %d (%s): %s\n", n, s.Recordings[idx], sanitize.MaskText(err.Error()))
+			fmt.Fprintf(s.Log, "connection %d (%s): %s\n", n, s.Recordings[idx], sanitize.MaskText(err.Error()))
 		} else {
-			fmt.Fprintf(s.Log, "codexrec replay: connection %d (%s): replayed\n", n, s.Recordings[idx])
+			fmt.Fprintf(s.Log, "connection %d (%s): replayed\n", n, s.Recordings[idx])
 		}
 	}
 	s.mu.Lock()
@@ -128,7 +128,7 @@ type loaded struct {
 func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string) error {
 	sc, err := s.script(path)
 	if err != nil {
-		http.Error(w, "codexrec replay: "+err.Error(), http.StatusInternalServerError)
+		http.Error(w, "replay: "+err.Error(), http.StatusInternalServerError)
 		return err
 	}
 	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})

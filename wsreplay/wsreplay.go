@@ -152,7 +152,7 @@ func (s *Server) take() (idx, n int) {
 }
 
 // ListenAndServe listens on url (ws://HOST:PORT, port 0 picks one, or
-// unix://PATH), prints "codexrec replay: listening on URL" on stderr, writes the
+// unix://PATH), prints "listening on URL" on stderr, writes the
 // bound URL to urlFile when set, and serves until ctx is done. It is the whole of
 // `codexrec replay --listen` as one call.
 func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr io.Writer) error {
@@ -169,7 +169,7 @@ func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr
 	}
 	// The line first: whoever waits for the URL file finds the line already printed.
 	if stderr != nil {
-		fmt.Fprintf(stderr, "codexrec replay: listening on %s\n", bound)
+		fmt.Fprintf(stderr, "listening on %s\n", bound)
 	}
 	if urlFile != "" {
 		if err := wsproxy.WriteURLFile(urlFile, bound.String()); err != nil {

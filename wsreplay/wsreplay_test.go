@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 	"github.com/codexrec/codexrec/wsproxy"

@@ -18,7 +18,7 @@ import (
 	"github.com/codexrec/codexrec/recorder"
 )
 
-// The realistic bench: internal/benchserver answers each turn/start with a real 0.171.0
+// The realistic bench: internal/testing/benchserver answers each turn/start with a real 0.171.0
 // turn from a committed fixture (24 frames, 75 KB, a 64 KB command-output delta in
 // it), and the client below drives it directly, behind the C relay, and behind
 // `codexrec record` plain and with defaults, alternating between them. scripts/bench.sh
@@ -65,7 +65,7 @@ type turnClient struct {
 func buildBenchTools(b *testing.B) (server, relay string) {
 	dir := b.TempDir()
 	server = filepath.Join(dir, "benchserver")
-	if out, err := exec.Command("go", "build", "-o", server, "../../internal/benchserver").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", server, "../../internal/testing/benchserver").CombinedOutput(); err != nil {
 		b.Fatalf("building benchserver: %v\n%s", err, out)
 	}
 	if cc, err := exec.LookPath("cc"); err == nil {

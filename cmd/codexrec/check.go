@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"github.com/codexrec/codexrec/sanitize"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -83,32 +80,10 @@ func runCheck(cfg any, args []string, std stdio) error {
 		return usagef("%v", err)
 	}
 	failOn, gate := level.checkSeverity()
-	disabled := map[string]bool{}
-	for _, v := range c.disable {
-		for _, id := range strings.Split(v, ",") {
-			id = strings.TrimSpace(id)
-			if _, ok := check.LookupRule(id); !ok {
-				return usagef("--disable: no rule %q (see codexrec check --list-rules)", id)
-			}
-			disabled[id] = true
-		}
-	}
-	severity := map[string]check.Severity{}
-	for _, v := range c.severity {
-		for _, kv := range strings.Split(v, ",") {
-			id, level, ok := strings.Cut(strings.TrimSpace(kv), "=")
-			if !ok {
-				return usagef("--severity %q: want RULE=LEVEL", kv)
-			}
-			if _, ok := check.LookupRule(id); !ok {
-				return usagef("--severity: no rule %q (see codexrec check --list-rules)", id)
-			}
-			sev, err := check.ParseSeverity(level)
-			if err != nil {
-				return usagef("--severity %s: %v", id, err)
-			}
-			severity[id] = sev
-		}
+	disabled, severity, err := check.ParseSettings(c.disable, c.severity)
+	var se *check.SettingError
+	if errors.As(err, &se) {
+		return usagef("--%s %s: %v (see codexrec check --list-rules)", strings.ToLower(se.Setting), se.Value, se.Err)
 	}
 	if len(args) == 0 {
 		return usagef("no recording to check")
@@ -126,7 +101,7 @@ func runCheck(cfg any, args []string, std stdio) error {
 	}
 	var results []*check.Result
 	var inputErr error
-	for _, path := range expandRecordings(args) {
+	for _, path := range check.Expand(args) {
 		var res *check.Result
 		var err error
 		if path == "-" {
@@ -166,32 +141,6 @@ func runCheck(cfg any, args []string, std stdio) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
-}
-
-// expandRecordings replaces each directory argument by the .jsonl files under it,
-// sorted, so CI can check a whole fixtures tree; "-" is standard input.
-func expandRecordings(args []string) []string {
-	var out []string
-	for _, a := range args {
-		fi, err := os.Stat(a)
-		if a == "-" || err != nil || !fi.IsDir() {
-			out = append(out, a) // errors are reported when the file is checked
-			continue
-		}
-		var found []string
-		filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				found = append(found, p)
-			}
-			return nil
-		})
-		sort.Strings(found)
-		if len(found) == 0 {
-			out = append(out, a) // reported as unreadable: a directory with no recording
-		}
-		out = append(out, found...)
-	}
-	return out
 }
 
 func writeJUnit(path string, results []*check.Result, failOn check.Severity, disabled map[string]bool) error {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )

@@ -11,7 +11,7 @@ import (
 
 	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/internal/codexbin/npmtest"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"github.com/codexrec/codexrec/recorder"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 )
 
 // TestCorpusRecord sends the secret corpus (every provider's synthetic secret in

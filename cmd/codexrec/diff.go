@@ -8,7 +8,6 @@ import (
 
 	"github.com/codexrec/codexrec/diff"
 	"github.com/codexrec/codexrec/recorder"
-	"github.com/codexrec/codexrec/view"
 )
 
 func init() {
@@ -31,6 +30,7 @@ type diffConfig struct {
 	html        bool   // also write the aligned sessions as a page (view.WriteDiffHTML)
 	out         string // the page's file
 	force       bool
+	failOn      string
 }
 
 func diffFlags(fs *flag.FlagSet) any {
@@ -40,8 +40,9 @@ func diffFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.ignoreMoves, "ignore-moves", false, "exit 0 when the only differences are messages at another place in the sequence (asynchronous notifications)")
 	fs.Var(&c.ignore, "ignore", "also leave out values at JSON `POINTER` (repeatable; * is one segment, ** any: /params/item/durationMs, /**/model)")
 	fs.BoolVar(&c.html, "html", false, "also write the two sessions aligned, changes marked, as a self-contained HTML page to -o FILE")
-	fs.StringVar(&c.out, "o", "", "with --html, the page's `FILE`")
-	fs.BoolVar(&c.force, "force", false, "with --html, overwrite FILE if it exists")
+	fs.StringVar(&c.out, "o", "", "write the HTML page to `FILE` (implies --html; - writes it on stdout instead of the report)")
+	fs.BoolVar(&c.force, "force", false, "overwrite -o FILE if it exists")
+	fs.StringVar(&c.failOn, "fail-on", "info", "exit 1 when the sessions differ at this `level`: "+failOnHelp+" (info: any difference; warning and error: differences other than moved messages)")
 	return c
 }
 
@@ -54,6 +55,11 @@ func runDiff(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	level, err := parseFailOn(c.failOn)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	c.html = c.html || c.out != ""
 	opts := diff.Options{Ignore: c.ignore}
 	old, nw, err := diff.LoadFiles(args[0], args[1], opts)
 	if err != nil {
@@ -66,14 +72,20 @@ func runDiff(cfg any, args []string, std stdio) error {
 	}
 	r := diff.Compare(old, nw)
 	if c.html {
-		if err := writeDiffHTML(c, args, old, nw, r, view.Page{Reveal: std.reveal}); err != nil {
+		if err := writeDiffHTML(c, args, old, nw, r, std); err != nil {
 			return usageOrIO(err)
 		}
 	}
-	if err := writeReport(std.out, r, c.json, colour); err != nil {
-		return err
+	if c.out != "-" {
+		if err := writeReport(std.out, r, c.json, colour); err != nil {
+			return err
+		}
 	}
-	if !r.Same && !(c.ignoreMoves && r.OnlyMoves()) {
+	onlyMoves := r.OnlyMoves()
+	switch {
+	case r.Same || level == failNever:
+	case onlyMoves && (c.ignoreMoves || level > failInfo):
+	default:
 		return &exitError{code: exitFindings}
 	}
 	return nil

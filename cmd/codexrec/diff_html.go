@@ -10,7 +10,7 @@ import (
 
 // writeDiffHTML writes diff --html's page: the recordings read again whole (the page
 // shows their exact frames) beside diff's sessions and report.
-func writeDiffHTML(c *diffConfig, args []string, old, nw *diff.Session, r *diff.Report, page view.Page) error {
+func writeDiffHTML(c *diffConfig, args []string, old, nw *diff.Session, r *diff.Report, std stdio) error {
 	if c.out == "" {
 		return usagef("--html needs -o FILE")
 	}
@@ -22,7 +22,7 @@ func writeDiffHTML(c *diffConfig, args []string, old, nw *diff.Session, r *diff.
 	if err != nil {
 		return err
 	}
-	return writeHTMLFile(c.out, c.force, func(f io.Writer) error {
-		return page.WriteDiffHTML(f, oldRec, newRec, old, nw, r)
+	return writeOutput(c.out, c.force, std, func(w io.Writer) error {
+		return view.Page{Reveal: std.reveal}.WriteDiffHTML(w, oldRec, newRec, old, nw, r)
 	})
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 )
 
 // diffReport is the part of `codexrec diff --json` the tests read.

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 )
 
 // cleanEnv is a hermetic codex environment without CI or any CODEXREC_ setting,

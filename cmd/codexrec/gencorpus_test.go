@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 )
 
 // TestGenCorpusRecord sends the generated corpus (real keys, signed JWTs,

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
 )
 
 // TestHostileRecordingEveryCommand runs every command that reads a recording on a

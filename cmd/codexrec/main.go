@@ -34,8 +34,12 @@ type command struct {
 	flags func(fs *flag.FlagSet) any
 	run   func(cfg any, args []string, io stdio) error
 	// interspersed lets flags follow the positional arguments ("diff a b --json");
-	// "--" still ends them. record cannot have it: the child's argv has flags of its own.
+	// "--" still ends them. record cannot have it: the child's argv, which need not
+	// follow "--", has flags of its own.
 	interspersed bool
+	// dashCommand keeps "--" among the arguments run gets: what follows it is a
+	// command line (replay FILE -- COMMAND).
+	dashCommand bool
 }
 
 // stdio is where a command reads and writes, so tests can run main in-process.
@@ -141,7 +145,7 @@ func runCommand(c *command, args []string, std stdio) error {
 		return err
 	}
 	if c.interspersed {
-		args, err = parseInterspersed(fs, args)
+		args, err = parseInterspersed(fs, args, c.dashCommand)
 	} else if err = fs.Parse(args); err == nil {
 		args = fs.Args()
 	}
@@ -177,18 +181,24 @@ func printCommandUsage(c *command, out io.Writer) {
 
 // parseInterspersed parses flags wherever they stand among the positional arguments,
 // which the flag package alone leaves unparsed after the first one; "--" ends flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterspersed(fs *flag.FlagSet, args []string, keepDash bool) ([]string, error) {
 	var pos []string
+	dash := func(rest []string) []string {
+		if keepDash {
+			pos = append(pos, "--")
+		}
+		return append(pos, rest...)
+	}
 	for len(args) > 0 {
 		switch a := args[0]; {
 		case a == "--":
-			return append(pos, args[1:]...), nil
+			return dash(args[1:]), nil
 		case len(a) > 1 && a[0] == '-':
 			if err := fs.Parse(args); err != nil {
 				return nil, err
 			}
 			if rest := fs.Args(); len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-				return append(pos, rest...), nil
+				return dash(rest), nil
 			}
 			args = fs.Args()
 		default:
@@ -203,6 +213,7 @@ func exitCode(err error, name string, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	stderr = &destutter{w: stderr, name: name}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
@@ -261,3 +272,25 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// destutter drops a library's own "NAME: " from the start of a message that is
+// already prefixed "codexrec NAME: " ("codexrec replay: replay: open" says replay once).
+type destutter struct {
+	w    io.Writer
+	name string
+}
+
+func (d *destutter) Write(b []byte) (int, error) {
+	prefix := "codexrec " + d.name + ": "
+	out := b
+	if s := string(b); strings.HasPrefix(s, prefix) {
+		first, _, _ := strings.Cut(d.name, " ")
+		if rest, ok := strings.CutPrefix(s[len(prefix):], first+": "); ok {
+			out = []byte(prefix + rest)
+		}
+	}
+	if _, err := d.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/schema"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/hostile"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
 )
 
 // BenchmarkReaders runs every reader on the recordings that made them go quadratic or

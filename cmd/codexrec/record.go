@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
@@ -78,10 +79,10 @@ func runRecord(cfg any, args []string, std stdio) error {
 	// Without --mode, record is what it always was: it never replaces FILE unless
 	// --force. --mode record is the modes' record, which replaces what a former run
 	// recorded under the same name (so does any recording named in a directory).
-	if c.mode != "" || isDirTarget(c.out) {
-		spec := sessionSpec{mode: mode, command: args, rec: c, rep: defaultReplayConfig(), replace: c.mode != "" || c.force}
-		spec.setTarget(c.out)
-		return runSession(spec, std)
+	if c.mode != "" || dropin.IsDirTarget(c.out) {
+		s := modeSession(mode, args, c, defaultReplayConfig(), c.mode != "" || c.force, std)
+		s.SetTarget(c.out)
+		return modeError(s.Run(std.in))
 	}
 	return recordSession(c, c.out, c.force, args, std.in, std)
 }
@@ -100,7 +101,7 @@ func recordSession(c *recordConfig, out string, force bool, args []string, in io
 	if err != nil {
 		return err
 	}
-	s.SkipStderr = c.noStderr
+	s.SkipStderr, s.DiscardFailedStart = c.noStderr, true
 	if err := s.Create(out, recorder.Header{Codexrec: Version, Command: args}, recorder.Options{Force: force}); err != nil {
 		return createError(err)
 	}
@@ -121,7 +122,7 @@ func recordSession(c *recordConfig, out string, force bool, args []string, in io
 	reportErr := c.stages.report(std.err, "record", s.Report())
 	switch {
 	case errors.Is(err, proxy.ErrStart):
-		return &exitError{exitUsage, fmt.Errorf("%w (recording %s says so)", err, out)}
+		return &exitError{exitUsage, fmt.Errorf("%w (no recording kept)", err)}
 	case err != nil:
 		return finishError(err)
 	}
@@ -137,6 +138,9 @@ func createError(err error) error {
 	if errors.Is(err, recorder.ErrExists) {
 		return &exitError{exitUsage, fmt.Errorf("%w (--force replaces it)", err)}
 	}
+	if errors.Is(err, recorder.ErrNotReplaceable) {
+		return &exitError{exitUsage, fmt.Errorf("%w (not even with --force)", err)}
+	}
 	return &exitError{exitUsage, err}
 }
 
@@ -145,11 +149,16 @@ func createError(err error) error {
 func finishError(err error) error {
 	var le *sanitize.LeakError
 	if errors.As(err, &le) {
-		return &exitError{exitLeak, le}
+		return &exitError{exitLeak, leakHint(le)}
 	}
 	var re *sanitize.RedactedError
 	if errors.As(err, &re) { // published, but the guard had to redact
 		return &exitError{exitLeak, re}
 	}
 	return &exitError{exitUsage, err}
+}
+
+// leakHint is the guard's refusal with the flags that accept a false positive.
+func leakHint(err error) error {
+	return fmt.Errorf("%w\nif a finding is a known false positive, allow it with --allow REGEX (matched against the flagged value) or --allow-file FILE (one REGEX per line)", err)
 }

@@ -78,14 +78,15 @@ func runRecordSocket(c *recordConfig, args []string, std stdio) error {
 	if c.socket.upstream != "" {
 		command = []string{"--upstream", c.socket.upstream}
 	}
-	rec := &wsrecord.Recorder{Dir: c.out, NewSession: newSession, Log: std.err, QueueSize: c.queue,
+	rec := &wsrecord.Recorder{Dir: c.out, NewSession: newSession, Log: prefixed(std.err, "codexrec record: "), QueueSize: c.queue,
 		Header: recorder.Header{Codexrec: Version, Command: command}}
 
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	run, err := wsrecord.Start(wsrecord.Options{Listen: c.socket.listen, Upstream: c.socket.upstream,
-		Command: args, Stderr: std.err, URLFile: c.socket.urlFile}, rec)
+		Command: args, Stderr: std.err, URLFile: c.socket.urlFile,
+		Listening: func(url string) { fmt.Fprintf(std.err, "codexrec record: listening on %s\n", url) }}, rec)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
@@ -125,7 +126,7 @@ func socketExit(c *recordConfig, std stdio, results []wsrecord.Result, runErr er
 	fmt.Fprintf(std.err, "codexrec record: %d connection(s) recorded in %s\n", len(results), c.out)
 	switch {
 	case leak != nil:
-		return &exitError{exitLeak, leak}
+		return &exitError{exitLeak, leakHint(leak)}
 	case failed != nil:
 		return &exitError{exitUsage, failed}
 	case runErr != nil && childExited:

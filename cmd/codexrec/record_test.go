@@ -23,13 +23,13 @@ var (
 	faultErr  error
 )
 
-// faultserverBin builds internal/faultserver, the fake server for the fault cases the
+// faultserverBin builds internal/testing/faultserver, the fake server for the fault cases the
 // real codex app-server cannot produce on demand.
 func faultserverBin(t *testing.T) string {
 	t.Helper()
 	faultOnce.Do(func() {
 		faultPath = filepath.Join(filepath.Dir(codexrecBin), "faultserver")
-		out, err := exec.Command("go", "build", "-o", faultPath, "github.com/codexrec/codexrec/internal/faultserver").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", faultPath, "github.com/codexrec/codexrec/internal/testing/faultserver").CombinedOutput()
 		if err != nil {
 			faultErr = fmt.Errorf("building faultserver: %v\n%s", err, out)
 		}
@@ -295,9 +295,19 @@ func TestRecordStartFailure(t *testing.T) {
 	if !strings.Contains(string(r.stderr), "cannot start server") || !strings.Contains(string(r.stderr), "no-such-codex") {
 		t.Errorf("stderr %q does not say what failed", r.stderr)
 	}
-	rec := readRecording(t, out)
-	if tr := rec.Trailer; tr.Ended != recorder.EndStartFailed || tr.Error == "" {
-		t.Errorf("trailer %+v", tr)
+	// A typo in the command leaves nothing in the way of the corrected one.
+	if _, err := os.Lstat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed start left %s behind (%v)", out, err)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 0 {
+		t.Errorf("a failed start left %v behind", ents)
+	}
+	r = runCodexrec(t, "", strings.NewReader(`{"id":1,"method":"initialize","params":{}}`+"\n"), "record", "-o", out, "--", "cat")
+	if r.code != 0 {
+		t.Fatalf("the corrected command: exit %d: %s", r.code, r.stderr)
+	}
+	if rec := readRecording(t, out); rec.Trailer == nil || rec.Trailer.Ended != recorder.EndClientEOF {
+		t.Errorf("the corrected command's trailer %+v", rec.Trailer)
 	}
 }
 

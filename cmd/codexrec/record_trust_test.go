@@ -51,7 +51,7 @@ func TestRecordTargetChecks(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"directory with --force", []string{"--force", "-o", sub}, sub + ": --force replaces only a regular file or a symbolic link: it is a directory"},
+		{"directory with --force", []string{"--force", "-o", sub}, sub + ": only a regular file or a symbolic link is replaced: it is a directory (not even with --force)"},
 		{"directory", []string{"-o", sub}, "it is a directory"},
 		{"missing directory", []string{"-o", filepath.Join(dir, "nope", "s.jsonl")}, "directory " + filepath.Join(dir, "nope") + " does not exist"},
 	}
@@ -60,7 +60,7 @@ func TestRecordTargetChecks(t *testing.T) {
 			name string
 			args []string
 			want string
-		}{"device with --force", []string{"--force", "-o", "/dev/null"}, "/dev/null: --force replaces only a regular file or a symbolic link: it is a device"})
+		}{"device with --force", []string{"--force", "-o", "/dev/null"}, "/dev/null: only a regular file or a symbolic link is replaced: it is a device (not even with --force)"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

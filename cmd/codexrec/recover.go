@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
@@ -42,6 +43,9 @@ func runRecover(cfg any, args []string, std stdio) error {
 		return usagef("want exactly one temporary recording (.NAME.*.tmp)")
 	}
 	tmp, target := args[0], c.out
+	if _, err := os.Lstat(tmp); err != nil {
+		return &exitError{exitUsage, err}
+	}
 	if target == "" {
 		if target = recorder.TargetOf(tmp); target == "" {
 			return usagef("%s is not named like a recording in progress (.NAME.*.tmp): say where to publish it with -o FILE", tmp)
@@ -74,7 +78,7 @@ func runRecover(cfg any, args []string, std stdio) error {
 	case err != nil:
 		var le *sanitize.LeakError
 		if errors.As(err, &le) {
-			return &exitError{exitLeak, fmt.Errorf("%w (the recording stays at %s)", le, tmp)}
+			return &exitError{exitLeak, leakHint(fmt.Errorf("%w (the recording stays at %s)", le, tmp))}
 		}
 		return &exitError{exitUsage, err}
 	}

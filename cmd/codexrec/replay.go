@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
@@ -23,6 +25,9 @@ func init() {
 		summary: "serve a recording on stdin/stdout in place of codex app-server (a fake server for tests), or over WebSocket with --listen",
 		flags:   replayFlags,
 		run:     runReplay,
+		// Flags may follow FILE; "-- COMMAND" stays for --mode record, auto or passthrough.
+		interspersed: true,
+		dashCommand:  true,
 	})
 }
 
@@ -112,13 +117,13 @@ func runReplay(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return usagef("--mode: %v", err)
 	}
-	if mode != shim.ModeReplay || isDirTarget(args[0]) {
-		spec := sessionSpec{mode: mode, command: command, rep: c, rec: defaultRecordConfig(), replace: true}
+	if mode != shim.ModeReplay || dropin.IsDirTarget(args[0]) {
+		s := modeSession(mode, command, defaultRecordConfig(), c, true, std)
 		if command == nil {
-			spec.commandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
+			s.CommandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
 		}
-		spec.setTarget(args[0])
-		return runSession(spec, std)
+		s.SetTarget(args[0])
+		return modeError(s.Run(std.in))
 	}
 	return replaySession(c, args[0], std.in, std)
 }
@@ -143,7 +148,7 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 		patience = -1 // the package's zero is its default
 	}
 	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err,
+		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err, OptionName: replayFlagOf,
 		NoRepeats: c.noRepeats, Idempotent: c.idempotent, Paths: replay.Paths{Cwd: c.cwd}}
 	for _, r := range []struct {
 		kind  replay.RuleKind
@@ -213,4 +218,20 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 		return &exitError{exitFindings, err}
 	}
 	return &exitError{exitUsage, err}
+}
+
+// replayFlagOf names the flag of a replay setting a diagnosis suggests.
+func replayFlagOf(option string) string {
+	if f, ok := map[string]string{replay.OptionNotStrict: "no --strict", replay.OptionUnordered: "--unordered",
+		replay.OptionMatchParams: "--match params", replay.OptionMatchMethod: "--match method", replay.OptionStrict: "--strict",
+		replay.OptionNoRepeats: "--no-repeats", replay.OptionRepeats: "no --no-repeats"}[option]; ok {
+		return f
+	}
+	if m, ok := strings.CutPrefix(option, replay.OptionIdempotent); ok {
+		return "--idempotent " + m
+	}
+	if r, ok := strings.CutPrefix(option, replay.OptionRule); ok {
+		return "--" + r
+	}
+	return option
 }

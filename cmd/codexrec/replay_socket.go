@@ -35,7 +35,7 @@ func replaySocket(c *replayConfig, proto *replay.Server, path string, std stdio)
 			return err
 		}
 	}
-	srv := &wsreplay.Server{Recordings: paths, Loop: c.loop, Log: std.err,
+	srv := &wsreplay.Server{Recordings: paths, Loop: c.loop, Log: prefixed(std.err, "codexrec replay: "),
 		Configure: func(r *replay.Server) {
 			*r = *proto
 			r.Faults = append([]replay.Fault(nil), proto.Faults...)
@@ -64,7 +64,7 @@ func replaySocket(c *replayConfig, proto *replay.Server, path string, std stdio)
 			stop()
 		}()
 	}
-	if err := srv.ListenAndServe(ctx, c.listen, c.urlFile, std.err); err != nil {
+	if err := srv.ListenAndServe(ctx, c.listen, c.urlFile, prefixed(std.err, "codexrec replay: ")); err != nil {
 		return &exitError{exitUsage, err}
 	}
 	var findings error

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/wsproxy"
 	"github.com/codexrec/codexrec/wsrecord"
 )

@@ -17,8 +17,8 @@ import (
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
 	"github.com/codexrec/codexrec/fixtures/scenario"
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
 	"github.com/codexrec/codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )

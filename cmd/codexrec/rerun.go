@@ -1,20 +1,24 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/sanitize"
+	"os/signal"
+	"syscall"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
 	register(&command{
-		name:    "rerun",
-		args:    "[--codex PATH | --codex-version V] -o OUT [capture flags] RECORDING",
-		summary: "re-capture a recorded session on another codex, hermetically: its client replayed, its model side rebuilt (see scenario from-recording)",
-		flags:   rerunFlags,
-		run:     runRerun,
+		name:         "rerun",
+		args:         "[--codex PATH | --codex-version V] -o OUT [capture flags] RECORDING",
+		summary:      "re-capture a recorded session on another codex, hermetically: its client replayed, its model side rebuilt (see scenario from-recording)",
+		flags:        rerunFlags,
+		run:          runRerun,
+		interspersed: true,
 	})
 }
 
@@ -30,19 +34,21 @@ func runRerun(cfg any, args []string, std stdio) error {
 	if c.scenario != "" || c.list {
 		return usagef("rerun derives its scenario from the recording; --scenario and --list are capture's")
 	}
-	d, err := deriveScenario(args[0])
+	o, err := c.options(std)
 	if err != nil {
 		return err
 	}
-	for _, s := range d.Skipped {
-		fmt.Fprintf(std.err, "codexrec rerun: not reconstructed: %s\n", sanitize.MaskText(s))
+	o.MCPCommand = mcpCommand()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	res, err := fixtures.Rerun(ctx, args[0], o)
+	if res != nil {
+		for _, s := range res.Skipped {
+			fmt.Fprintf(std.err, "codexrec rerun: not reconstructed: %s\n", sanitize.MaskText(s))
+		}
+		for _, n := range res.Notes {
+			fmt.Fprintf(std.err, "codexrec rerun: %s\n", sanitize.MaskText(n))
+		}
 	}
-	c.derived = d.Scenario
-	var res fixtures.Result
-	c.result = &res
-	err = runCapture(c, nil, std)
-	for _, n := range res.Notes {
-		fmt.Fprintf(std.err, "codexrec rerun: %s\n", sanitize.MaskText(n))
-	}
-	return err
+	return c.done("rerun", o, res, err, std)
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 )
 
 // indieModel is a Responses API server written for this test, on purpose unlike

@@ -11,7 +11,7 @@ import (
 
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 )
 
 // TestShimThirdPartyClientRules: ai-sdk-provider-codex-cli, an npm client this

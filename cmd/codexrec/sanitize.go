@@ -3,11 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
-	"github.com/codexrec/codexrec/wire"
 )
 
 func init() {
@@ -30,7 +31,7 @@ type sanitizeConfig struct {
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	c := &sanitizeConfig{}
-	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required)")
+	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required; - for stdout)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
 	c.sanFlag.register(fs, true)
@@ -44,7 +45,25 @@ func runSanitize(cfg any, args []string, std stdio) error {
 		return usagef("want exactly one recording to sanitize")
 	}
 	if c.out == "" {
-		return usagef("-o FILE is required")
+		return usagef("-o FILE is required (- for stdout)")
+	}
+	if c.out == "-" {
+		// The copy is published (after the leak guard) into a private directory,
+		// then written on stdout.
+		tmp, err := os.MkdirTemp("", "codexrec-sanitize-")
+		if err != nil {
+			return usageOrIO(err)
+		}
+		defer os.RemoveAll(tmp)
+		c.out = filepath.Join(tmp, filepath.Base(args[0]))
+		err = runSanitize(c, args, std)
+		if f, openErr := os.Open(c.out); openErr == nil {
+			defer f.Close()
+			if _, cpErr := io.Copy(std.out, f); cpErr != nil && err == nil {
+				err = usageOrIO(cpErr)
+			}
+		}
+		return err
 	}
 	cwd := ""
 	if !c.noMaps {
@@ -71,7 +90,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	if err := s.Create(c.out, rd.Header(), recorder.Options{Force: c.force}); err != nil {
 		return createError(err)
 	}
-	if err := copySanitized(rd, s); err != nil {
+	if err := s.Copy(rd); err != nil {
 		s.Writer.Abort()
 		return err
 	}
@@ -86,39 +105,6 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	}
 	if err != nil {
 		return finishError(err)
-	}
-	return nil
-}
-
-// copySanitized copies every entry of rd through s: frames rewritten and followed
-// by the redactions they needed, free text of annotations and segment commands
-// sanitized.
-func copySanitized(rd *recorder.Reader, s *record.Session) error {
-	z := s.Sanitizer
-	for e, err := range rd.Entries() {
-		if err != nil {
-			return err
-		}
-		switch e.Type {
-		case recorder.TypeFrame:
-			f := &wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg}
-			if err := s.Frame(f); err != nil {
-				return err
-			}
-			continue
-		case recorder.TypeMeta:
-			if e.Header != nil {
-				h := *e.Header
-				h.Command, h.Notes = z.Strings(h.Command), z.Strings(h.Notes)
-				e.Header = &h
-			}
-		case recorder.TypeSegment:
-			e.Command = z.Strings(e.Command)
-		}
-		e.Reason, e.Detail = z.Text(e.Reason), z.Text(e.Detail)
-		if err := s.Writer.WriteEntry(e); err != nil {
-			return fmt.Errorf("%s entry of seq %d: %w", e.Type, e.Seq, err)
-		}
 	}
 	return nil
 }

@@ -50,7 +50,7 @@ type fromRecordingConfig struct {
 
 func fromRecordingFlags(fs *flag.FlagSet) any {
 	c := &fromRecordingConfig{}
-	fs.StringVar(&c.out, "o", "", "write the scenario to `FILE` (default stdout)")
+	fs.StringVar(&c.out, "o", "", "write the scenario to `FILE` (default, or -: stdout)")
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	return c
 }
@@ -75,11 +75,11 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 	for _, s := range res.Skipped {
 		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
 	}
-	if c.out == "" {
+	if c.out == "" || c.out == "-" {
 		_, err := std.out.Write(b)
 		return err
 	}
-	return usageOrIO0(writeHTMLFile(c.out, c.force, func(w io.Writer) error { _, err := w.Write(b); return err }))
+	return usageOrIO0(writeOutput(c.out, c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err }))
 }
 
 // deriveScenario reads a recording and derives its scenario.

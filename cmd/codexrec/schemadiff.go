@@ -3,12 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/codexrec/codexrec/diff"
-	"github.com/codexrec/codexrec/schema"
 )
 
 // schemaCommands are the subcommands of `codexrec schema`.
@@ -88,7 +86,7 @@ func runSchemaDiff(cfg any, args []string, std stdio) error {
 	}
 	sets := make([]*diff.SchemaSet, 2)
 	for i, a := range args {
-		if sets[i], err = loadSchemaArg(a, c.experimental); err != nil {
+		if sets[i], err = diff.LoadSchemaArg(a, c.experimental); err != nil {
 			return usageOrIO(err)
 		}
 	}
@@ -100,23 +98,4 @@ func runSchemaDiff(cfg any, args []string, std stdio) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
-}
-
-// loadSchemaArg loads an existing folder as a generated schema set, anything else as
-// an embedded version.
-func loadSchemaArg(arg string, experimental bool) (*diff.SchemaSet, error) {
-	var set *schema.Set
-	var err error
-	if fi, statErr := os.Stat(arg); statErr == nil && fi.IsDir() {
-		set, err = schema.LoadDir(arg, "")
-	} else {
-		set, err = schema.Load(arg)
-		if err != nil && strings.ContainsAny(arg, `/\`) {
-			err = fmt.Errorf("%s: not a folder (%v), and not an embedded version", arg, statErr)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return diff.LoadSchemaSet(set, experimental, arg)
 }

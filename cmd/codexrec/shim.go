@@ -59,7 +59,11 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 				return usagef("--mode: %v", err)
 			}
 		}
-		p, err := shim.Install(args[1], exe, shim.Config{Mode: c.mode, Dir: c.dir, File: c.file, Real: c.real})
+		command, err := shimCommand(exe, c)
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		p, err := shim.Install(args[1], command)
 		if err != nil {
 			return &exitError{exitUsage, err}
 		}
@@ -105,14 +109,14 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	if err != nil {
 		return &exitError{exitUsage, fmt.Errorf("CODEXREC_MODE: %w", err)}
 	}
-	spec := sessionSpec{mode: mode, rec: defaultRecordConfig(), rep: defaultReplayConfig(), replace: true}
+	rec, rep := defaultRecordConfig(), defaultReplayConfig()
 	// A shim has no command line of its own: record's and replay's flags come from
 	// the environment (CODEXREC_REPLAY_FLAGS="--unordered --match method").
 	for _, f := range []struct {
 		env   string
 		flags func(*flag.FlagSet) any
 		cfg   any
-	}{{"CODEXREC_RECORD_FLAGS", recordFlags, &spec.rec}, {"CODEXREC_REPLAY_FLAGS", replayFlags, &spec.rep}} {
+	}{{"CODEXREC_RECORD_FLAGS", recordFlags, &rec}, {"CODEXREC_REPLAY_FLAGS", replayFlags, &rep}} {
 		v := os.Getenv(f.env)
 		if v == "" {
 			continue
@@ -133,23 +137,26 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 			*p = cfg.(*replayConfig)
 		}
 	}
+	var command []string
 	if realErr == nil {
-		spec.command = append([]string{real}, args...)
-	} else {
-		spec.commandErr = realErr
+		command = append([]string{real}, args...)
 	}
+	s := modeSession(mode, command, rec, rep, true, std)
+	s.CommandErr = realErr
 	switch dir := firstSet(c.dir, os.Getenv("CODEXREC_DIR")); {
 	case c.file != "":
-		spec.file = c.file
+		s.File = c.file
 	case dir != "":
-		spec.dir = dir
+		s.Dir = dir
 	case mode != shim.ModePassthrough:
 		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
 	}
 	if listen != "" {
-		return runSocketSession(spec, listen, std)
+		rec.socket = socketFlags{listen: listen, banner: true}
+		rep.listen, rep.banner = listen, true
+		return modeError(s.RunSocket(listen))
 	}
-	return runSession(spec, std)
+	return modeError(s.Run(std.in))
 }
 
 // shimMain is codexrec started as codex, by the script or a symlink: the session,
@@ -222,4 +229,28 @@ func firstSet(vs ...string) string {
 func shimName(argv0 string) bool {
 	b := filepath.Base(argv0)
 	return b == "codex" || b == "codex.exe"
+}
+
+// shimCommand is the command line the installed script runs: codexrec's shim exec
+// with the settings the script fixes (paths made absolute), then "--" and codex's
+// arguments.
+func shimCommand(exe string, c *shimConfig) ([]string, error) {
+	abs, err := filepath.Abs(exe)
+	if err != nil {
+		return nil, err
+	}
+	command := []string{abs, "shim", "exec", "--self", shim.Self}
+	for _, f := range []struct{ flag, v string }{{"--mode", c.mode}, {"--dir", c.dir}, {"--file", c.file}, {"--codex", c.real}, {"--report", c.report}} {
+		if f.v == "" {
+			continue
+		}
+		v := f.v
+		if f.flag != "--mode" {
+			if v, err = filepath.Abs(v); err != nil {
+				return nil, err
+			}
+		}
+		command = append(command, f.flag, v)
+	}
+	return append(command, "--"), nil
 }

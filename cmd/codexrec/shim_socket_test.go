@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 	"github.com/codexrec/codexrec/wsproxy"

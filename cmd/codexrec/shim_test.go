@@ -13,7 +13,7 @@ import (
 
 	"github.com/codexrec/codexrec/fixtures/fakemodel"
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 )
 
 // installShim runs `codexrec shim install DIR` and returns DIR/codex.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 )
 
 var fixtureRoot = filepath.Join("..", "..", "fixtures", "hermetic")

@@ -1,17 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/sanitize"
-	"github.com/codexrec/codexrec/schema"
+	"github.com/codexrec/codexrec/validate"
 )
 
 // stageFlags are the flags of the record pipeline's stages (validation,
@@ -40,37 +39,25 @@ func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
 }
 
 // session builds the pipeline from the flags. cwd, when set, is mapped to a
-// placeholder with home, temp dir and CODEX_HOME; custom, when set, amends the
+// placeholder with home, temp dir and CODEX_HOME; amend, when set, amends the
 // sanitizer's options last (capture maps its temporary workspace and salts).
-func (s *stageFlags) session(cwd string, custom func(*sanitize.Options)) (*record.Session, error) {
+func (s *stageFlags) session(cwd string, amend func(*sanitize.Options)) (*record.Session, error) {
 	if _, err := parseFailOn(s.failOn); err != nil {
 		return nil, usagef("%v", err)
 	}
-	sess := &record.Session{}
-	if !s.noValidate {
-		sess.Validator = &schema.SessionValidator{Version: s.version, Dir: s.schemaDir, Classified: true}
-	}
-	if s.noSanitize {
-		cwd = "" // no maps: the guard needs only the secrets
-	}
-	opts, names, err := s.san.options(cwd)
+	sess, err := s.defaults(cwd, amend).Session()
 	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	if custom != nil && !s.noSanitize {
-		custom(&opts)
-	}
-	z, err := sanitize.New(opts)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	if !s.noSanitize {
-		sess.Sanitizer, sess.SecretNames = z, names
-	}
-	if !s.noGuard {
-		sess.Guard = z
+		return nil, settingError(err)
 	}
 	return sess, nil
+}
+
+// defaults is the pipeline the flags describe.
+func (s *stageFlags) defaults(cwd string, amend func(*sanitize.Options)) record.Defaults {
+	c := s.san.config()
+	c.Cwd = cwd
+	return record.Defaults{Version: s.version, SchemaDir: s.schemaDir, NoValidate: s.noValidate,
+		NoSanitize: s.noSanitize, NoGuard: s.noGuard, Sanitize: c, Amend: amend}
 }
 
 // report prints what the session found on stderr and returns the exit status the
@@ -92,7 +79,7 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "codexrec %s: schema %s: %s\n", cmd, sanitize.MaskText(r.Schema.Schema), countFindings(r.Findings))
+	fmt.Fprintf(stderr, "codexrec %s: schema %s: %s\n", cmd, sanitize.MaskText(r.Schema.Schema), validate.CountFindings(r.Findings))
 	const show = 10
 	failed := false
 	for i, f := range r.Findings {
@@ -100,8 +87,8 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 			failed = true
 		}
 		if i < show {
-			f := printable(f)
-			fmt.Fprintf(stderr, "  %d %s %s %s %s: %s\n", f.Seq, f.Dir, orDash(f.Method), f.Rule, pointerText(f.Pointer), f.Reason)
+			f := validate.Printable(f)
+			fmt.Fprintf(stderr, "  %d %s %s %s %s: %s\n", f.Seq, f.Dir, orDash(f.Method), f.Rule, validate.PointerText(f.Pointer), f.Reason)
 		}
 	}
 	if len(r.Findings) > show {
@@ -146,12 +133,20 @@ func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
 	}
 }
 
-// sanitizer is the sanitizer the flags and the environment describe (see options),
-// with the names of the secret variables that were set; a bad flag is a usage error.
+// config is the sanitizer the flags describe.
+func (s *sanitizeFlags) config() sanitize.Config {
+	return sanitize.Config{SecretEnvs: s.secretEnvs, SecretFiles: s.secretFiles, Maps: s.maps,
+		Allow: s.allow, AllowFiles: s.allowFiles, Salt: s.salt}
+}
+
+// sanitizer is the sanitizer the flags and the environment describe, with the
+// names of the secret variables that were set; a bad flag is a usage error.
 func (s *sanitizeFlags) sanitizer(cwd string) (*sanitize.Sanitizer, []string, error) {
-	opts, names, err := s.options(cwd)
+	c := s.config()
+	c.Cwd = cwd
+	opts, names, err := c.Options()
 	if err != nil {
-		return nil, nil, usagef("%v", err)
+		return nil, nil, settingError(err)
 	}
 	z, err := sanitize.New(opts)
 	if err != nil {
@@ -160,56 +155,14 @@ func (s *sanitizeFlags) sanitizer(cwd string) (*sanitize.Sanitizer, []string, er
 	return z, names, nil
 }
 
-// options builds the sanitizer options from the flags and the environment, and the
-// names of the secret variables that were set (for the header; never the values).
-func (s *sanitizeFlags) options(cwd string) (sanitize.Options, []string, error) {
-	opts := sanitize.Options{Salt: s.salt}
-	var names []string
-	for _, n := range append(append([]string(nil), sanitize.DefaultSecretEnvs()...), s.secretEnvs...) {
-		v := os.Getenv(n)
-		if v == "" || slices.Contains(names, n) {
-			continue
-		}
-		if len(v) < sanitize.MinSecretLen && !slices.Contains(s.secretEnvs, n) {
-			continue // a default variable holding a few characters is no credential
-		}
-		names = append(names, n)
-		opts.Secrets = append(opts.Secrets, sanitize.Secret{Name: n, Value: v})
+// settingFlags name the flag behind each sanitize.Config setting.
+var settingFlags = map[string]string{"SecretFiles": "--secret-file", "Maps": "--map", "AllowFiles": "--allow-file"}
+
+// settingError is a usage error naming the flag of a setting that could not be used.
+func settingError(err error) error {
+	var se *sanitize.SettingError
+	if errors.As(err, &se) {
+		return usagef("%s %s: %v", settingFlags[se.Setting], se.Value, se.Err)
 	}
-	for _, p := range s.secretFiles {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return opts, nil, fmt.Errorf("--secret-file: %w", err)
-		}
-		for i, line := range strings.Split(string(b), "\n") {
-			if line = strings.TrimSpace(line); line != "" {
-				opts.Secrets = append(opts.Secrets, sanitize.Secret{Name: fmt.Sprintf("--secret-file line %d", i+1), Value: line})
-			}
-		}
-	}
-	var maps []sanitize.Map
-	for _, m := range s.maps {
-		from, to, ok := strings.Cut(m, "=")
-		if !ok {
-			return opts, nil, fmt.Errorf("--map %q: want FROM=TO", m)
-		}
-		maps = append(maps, sanitize.Map{From: from, To: to})
-	}
-	opts.Maps = maps
-	if cwd != "" {
-		opts.Maps = append(opts.Maps, sanitize.DefaultMaps(cwd, os.Getenv)...)
-	}
-	opts.Allow = append(opts.Allow, s.allow...)
-	for _, p := range s.allowFiles {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return opts, nil, fmt.Errorf("--allow-file: %w", err)
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-				opts.Allow = append(opts.Allow, line)
-			}
-		}
-	}
-	return opts, names, nil
+	return usagef("%v", err)
 }

@@ -119,26 +119,25 @@ func checkStale(s *staleFlags, path string, w io.Writer) error {
 
 // rerecordStale turns a replay of a stale recording into a record when --stale
 // rerecord asks for it, a command is known and CI is not set.
-func rerecordStale(s *sessionSpec, path string, action shim.Action, note io.Writer) shim.Action {
-	st := &s.rep.stale
-	if action != shim.Replay || s.command == nil {
-		return action
+func rerecordStale(rep *replayConfig, command []string, path string, action shim.Action, note io.Writer) (shim.Action, bool) {
+	st := &rep.stale
+	if action != shim.Replay || command == nil {
+		return action, false
 	}
-	st.codex = s.command[0]
+	st.codex = command[0]
 	if st.action != "rerecord" || shim.IsCI(os.Getenv) {
-		return action
+		return action, false
 	}
 	p, err := st.policy()
 	if err != nil {
-		return action // replaySession reports it
+		return action, false // replaySession reports it
 	}
 	r, err := stale.File(path, p)
 	if err != nil || !r.Stale() {
-		return action
+		return action, false
 	}
 	fmt.Fprintf(note, "codexrec: stale recording %s: recording it afresh\n", r)
-	s.replace = true
-	return shim.Record
+	return shim.Record, true
 }
 
 // runStaleCheck is check --stale: each stale recording under the arguments, one

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
-	"github.com/codexrec/codexrec/internal/ptytest"
-	"github.com/codexrec/codexrec/internal/wstest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
+	"github.com/codexrec/codexrec/internal/testing/ptytest"
+	"github.com/codexrec/codexrec/internal/testing/wstest"
 )
 
 // The official interactive CLI, `codex --remote URL PROMPT`, is an app-server client

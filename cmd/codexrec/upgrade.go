@@ -1,19 +1,17 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"github.com/codexrec/codexrec/sanitize"
 	"io"
 	"os"
-	"path/filepath"
+	"os/signal"
 	"strings"
+	"syscall"
 
-	"github.com/codexrec/codexrec/diff"
 	"github.com/codexrec/codexrec/fixtures"
-	"github.com/codexrec/codexrec/recorder"
-	"github.com/codexrec/codexrec/schema"
 	"github.com/codexrec/codexrec/upgrade"
 	"github.com/codexrec/codexrec/view"
 )
@@ -35,6 +33,7 @@ type upgradeConfig struct {
 	install               bool
 	json, scenarios, both bool
 	force, experimental   bool
+	failOn                string
 }
 
 func upgradeFlags(fs *flag.FlagSet) any {
@@ -51,6 +50,7 @@ func upgradeFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.force, "force", false, "overwrite -o FILE if it exists")
 	fs.StringVar(&c.keep, "keep", "", "keep the rerun recordings in `DIR` (default: removed)")
 	fs.BoolVar(&c.experimental, "experimental", false, "compare the experimental schema sets")
+	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when something of this `level` or worse is found: "+failOnHelp+" (error: a breaking recording or schema change; warning adds changed recordings)")
 	return c
 }
 
@@ -71,66 +71,43 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 	if c.scenarios == (len(args) > 0) {
 		return usagef("want recordings, or --scenarios (not both)")
 	}
+	level, err := parseFailOn(c.failOn)
+	if err != nil {
+		return usagef("%v", err)
+	}
 	if c.out != "" && !c.force {
 		if _, err := os.Lstat(c.out); err == nil {
 			return usagef("%s exists (--force overwrites it)", c.out)
 		}
 	}
-	work := c.keep
-	if work == "" {
-		tmp, err := os.MkdirTemp("", "codexrec-upgrade-")
-		if err != nil {
-			return usageOrIO(err)
-		}
-		defer os.RemoveAll(tmp)
-		work = tmp
-	} else if err := os.MkdirAll(work, 0o700); err != nil {
+	o := upgrade.Options{From: c.from, To: c.to, Recordings: args, Scenarios: c.scenarios, RerunBoth: c.both,
+		Experimental: c.experimental, Work: c.keep,
+		Capture:  fixtures.CaptureOptions{MCPCommand: mcpCommand(), Codexrec: Version},
+		Progress: func(s string) { fmt.Fprintf(std.err, "codexrec upgrade: %s\n", s) },
+		Codex: func(v string) (string, error) {
+			switch {
+			case v == c.from && c.codexFrom != "":
+				return c.codexFrom, nil
+			case v == c.to && c.codexTo != "":
+				return c.codexTo, nil
+			}
+			return findCodex(v, c.install, std)
+		}}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	res, err := upgrade.Run(ctx, o)
+	if err != nil {
 		return usageOrIO(err)
 	}
-	rep := &upgrade.Report{From: c.from, To: c.to}
-	sr, err := schemaDiff(c.from, c.to, c.experimental)
-	if err != nil {
-		fmt.Fprintf(std.err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(err.Error()))
+	if res.SchemaErr != nil {
+		fmt.Fprintf(std.err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
 	}
-	rep.Schema = sr
-
-	inputs := args
-	if c.scenarios {
-		inputs = fixtures.Names()
+	rep := res.Report
+	if c.out != "" {
+		if err := view.WriteUpgradeFiles(c.out, res); err != nil {
+			return usageOrIO(err)
+		}
 	}
-	pages := map[int]func(w io.Writer) error{}
-	for i, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".jsonl")
-		base := filepath.Join(work, fmt.Sprintf("%02d-%s", i+1, name))
-		var notes []string
-		old, err := c.side(in, c.from, true, base+"-"+c.from+".jsonl", &notes, std)
-		var nw string
-		if err == nil {
-			nw, err = c.side(in, c.to, false, base+"-"+c.to+".jsonl", &notes, std)
-		}
-		if err != nil {
-			r := upgrade.Failed(name, err)
-			r.Notes = notes
-			rep.Recordings = append(rep.Recordings, r)
-			continue
-		}
-		oldRec, err1 := recorder.ReadFile(old)
-		newRec, err2 := recorder.ReadFile(nw)
-		oldS, newS, err3 := diff.LoadFiles(old, nw, diff.Options{})
-		if err := firstErr(err1, err2, err3); err != nil {
-			rep.Recordings = append(rep.Recordings, upgrade.Failed(name, err))
-			continue
-		}
-		d := diff.Compare(oldS, newS)
-		r := upgrade.Judge(name, oldRec, newRec, d, sr)
-		r.Notes = notes
-		if c.out != "" {
-			r.DiffPage = filepath.Base(c.out) + ".diffs/" + fmt.Sprintf("%02d-%s.html", i+1, name)
-			pages[len(rep.Recordings)] = func(w io.Writer) error { return view.WriteDiffHTML(w, oldRec, newRec, oldS, newS, d) }
-		}
-		rep.Recordings = append(rep.Recordings, r)
-	}
-
 	if c.json {
 		err = rep.WriteJSON(std.out)
 	} else {
@@ -143,104 +120,9 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	if c.out != "" {
-		if err := writeUpgradeHTML(c.out, rep, pages); err != nil {
-			return usageOrIO(err)
-		}
-	}
-	if rep.Breaking() {
-		return &exitError{code: exitFindings}
-	}
-	return nil
-}
-
-// side returns the session of input on version v: on the from side the recording
-// itself when it was made with v (unless --rerun-both), else its rerun (or, with
-// --scenarios, a capture).
-func (c *upgradeConfig) side(input, v string, from bool, out string, notes *[]string, std stdio) (string, error) {
-	codex := []string{"--codex-version", v}
-	if bin := map[bool]string{true: c.codexFrom, false: c.codexTo}[from]; bin != "" {
-		codex = []string{"--codex", bin}
-	} else if c.install {
-		codex = append(codex, "--install")
-	}
-	var args []string
-	if c.scenarios {
-		args = append([]string{"capture", "--scenario", input, "-o", out, "--force"}, codex...)
-	} else {
-		rec, err := recorder.ReadFile(input)
-		if err != nil {
-			return "", err
-		}
-		if from && !c.both && rec.Header.CodexVersion == v {
-			return input, nil
-		}
-		args = append(append([]string{"rerun", "-o", out, "--force"}, codex...), input)
-	}
-	var errBuf bytes.Buffer
-	err := runCommand(commands[args[0]], args[1:], stdio{in: std.in, out: io.Discard, err: &errBuf})
-	for _, l := range strings.Split(errBuf.String(), "\n") {
-		if rest, ok := strings.CutPrefix(l, "codexrec rerun: "); ok {
-			*notes = append(*notes, "on "+v+": "+rest)
-		}
-	}
-	if err != nil {
-		return "", fmt.Errorf("%s on codex %s: %v: %s", args[0], v, err, strings.TrimSpace(errBuf.String()))
-	}
-	return out, nil
-}
-
-func schemaDiff(from, to string, experimental bool) (*diff.SchemaReport, error) {
-	var sets [2]*diff.SchemaSet
-	for i, v := range []string{from, to} {
-		nv, _, err := schema.Nearest(v)
-		if err != nil {
-			return nil, err
-		}
-		set, err := schema.Load(nv)
-		if err != nil {
-			return nil, err
-		}
-		if sets[i], err = diff.LoadSchemaSet(set, experimental, v); err != nil {
-			return nil, err
-		}
-	}
-	return diff.CompareSchemas(sets[0], sets[1]), nil
-}
-
-// writeUpgradeHTML writes the report page and each pair's diff page beside it.
-func writeUpgradeHTML(path string, rep *upgrade.Report, pages map[int]func(io.Writer) error) error {
-	dir := path + ".diffs"
-	if len(pages) > 0 {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-	}
-	for i, write := range pages {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			return err
-		}
-		if err := recorder.WriteFile(filepath.Join(filepath.Dir(path), rep.Recordings[i].DiffPage), true, 0o600, bytesTo(b.Bytes())); err != nil {
-			return err
-		}
-	}
-	var b bytes.Buffer
-	if err := view.WriteUpgradeHTML(&b, rep); err != nil {
-		return err
-	}
-	return recorder.WriteFile(path, true, 0o600, bytesTo(b.Bytes()))
-}
-
-// bytesTo is a recorder.WriteFile write function writing b.
-func bytesTo(b []byte) func(io.Writer) error {
-	return func(w io.Writer) error { _, err := w.Write(b); return err }
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
+	if tier, gate := level.tier(); gate {
+		if causes := rep.Causes(tier); len(causes) > 0 {
+			return &exitError{exitFindings, fmt.Errorf("%s (--fail-on %s)", sanitize.MaskText(strings.Join(causes, "; ")), c.failOn)}
 		}
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 )
 
 // editedRecordings writes two edits of the committed plain fixture: one whose

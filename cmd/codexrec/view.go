@@ -47,19 +47,20 @@ func runView(cfg any, args []string, std stdio) error {
 		return err
 	}
 	warnProblems(std.err, "view", recordingProblems{rec})
-	if c.out == "-" {
+	return writeOutput(c.out, c.force, std, func(w io.Writer) error { return view.Page{Reveal: std.reveal}.WriteHTML(w, rec) })
+}
+
+// writeOutput writes a command's single output to path, or to stdout when path is
+// "-": a file is 0600 (it holds recorded content), written to a temporary file
+// renamed into place (never through a link), refused if it exists without force.
+func writeOutput(path string, force bool, std stdio, write func(io.Writer) error) error {
+	if path == "-" {
 		bw := bufio.NewWriter(std.out)
-		if err := (view.Page{Reveal: std.reveal}).WriteHTML(bw, rec); err != nil {
+		if err := write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	return writeHTMLFile(c.out, c.force, func(f io.Writer) error { return view.Page{Reveal: std.reveal}.WriteHTML(f, rec) })
-}
-
-// writeHTMLFile writes a page to path (0600: it holds recorded content) through a
-// temporary file renamed into place, refusing to overwrite without force.
-func writeHTMLFile(path string, force bool, write func(io.Writer) error) error {
 	err := recorder.WriteFile(path, force, 0o600, write)
 	if errors.Is(err, recorder.ErrExists) {
 		return fmt.Errorf("%s exists (use --force to overwrite)", path)

@@ -1,7 +1,5 @@
 package jsonx
 
-import "bytes"
-
 // MaxDepth is the deepest nesting codexrec parses with a recursive parser (gjson's
 // validator recurses once per level): the proxy classifies a deeper line as not
 // JSON (wire), readers take a deeper message as raw text. encoding/json and jq stop
@@ -29,21 +27,10 @@ func DeeperThan(b []byte, n int) bool {
 }
 
 // stringEnd is the index of the quote closing the string whose body starts at i
-// (len(b) when unterminated).
+// (len(b) when unterminated): StringEnd, from the opening quote before i.
 func stringEnd(b []byte, i int) int {
-	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return len(b)
-		}
-		q += i
-		bs := 0
-		for j := q - 1; j >= i && b[j] == '\\'; j-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			return q
-		}
-		i = q + 1
+	if e := StringEnd(b, i-1); e >= 0 {
+		return e - 1
 	}
+	return len(b)
 }

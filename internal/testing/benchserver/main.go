@@ -26,8 +26,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/benchload"
 	"github.com/codexrec/codexrec/internal/jsonx"
+	"github.com/codexrec/codexrec/internal/testing/benchload"
 	"github.com/codexrec/codexrec/wire"
 )
 

@@ -1,5 +1,5 @@
 // Package benchload is the realistic load of the benchmarks: one turn of a recorded
-// session (a committed fixture), as internal/benchserver serves it and as the record
+// session (a committed fixture), as internal/testing/benchserver serves it and as the record
 // pipeline's in-process benchmark feeds it. It is for benchmarks only; it does not
 // replay sessions (package replay does).
 package benchload

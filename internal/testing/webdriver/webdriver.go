@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/codextest"
+	"github.com/codexrec/codexrec/internal/testing/codextest"
 	"io"
 	"net"
 	"net/http"

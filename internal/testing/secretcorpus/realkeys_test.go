@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 )
 
 var update = flag.Bool("update", false, "remake the committed keys with the real tools")

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codexrec/codexrec/internal/ptytest"
+	"github.com/codexrec/codexrec/internal/testing/ptytest"
 )
 
 // TestScreen: a real shell on the pseudo-terminal moves the cursor, erases and

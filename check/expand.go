@@ -1,0 +1,82 @@
+package check
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Expand replaces each directory among paths by the .jsonl files under it, sorted,
+// so a whole fixtures tree can be checked. "-" (standard input), a file, a path that
+// cannot be read and a directory holding no recording stay as they are: reading them
+// reports the problem.
+func Expand(paths []string) []string {
+	var out []string
+	for _, a := range paths {
+		fi, err := os.Stat(a)
+		if a == "-" || err != nil || !fi.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		sort.Strings(found)
+		if len(found) == 0 {
+			out = append(out, a)
+		}
+		out = append(out, found...)
+	}
+	return out
+}
+
+// SettingError is a rule setting that could not be used: Setting is "Disable" or
+// "Severity", Value the entry.
+type SettingError struct {
+	Setting, Value string
+	Err            error
+}
+
+func (e *SettingError) Error() string { return fmt.Sprintf("%s %q: %v", e.Setting, e.Value, e.Err) }
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// ParseSettings reads rule settings as a user writes them: ids to disable and
+// RULE=LEVEL overrides, each entry one or a comma-separated list. The maps are
+// Checker's Disable and Severity.
+func ParseSettings(disable, severity []string) (map[string]bool, map[string]Severity, error) {
+	disabled := map[string]bool{}
+	for _, v := range disable {
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if _, ok := LookupRule(id); !ok {
+				return nil, nil, &SettingError{"Disable", id, fmt.Errorf("no rule %q", id)}
+			}
+			disabled[id] = true
+		}
+	}
+	sevs := map[string]Severity{}
+	for _, v := range severity {
+		for _, kv := range strings.Split(v, ",") {
+			id, level, ok := strings.Cut(strings.TrimSpace(kv), "=")
+			if !ok {
+				return nil, nil, &SettingError{"Severity", kv, fmt.Errorf("want RULE=LEVEL")}
+			}
+			if _, ok := LookupRule(id); !ok {
+				return nil, nil, &SettingError{"Severity", kv, fmt.Errorf("no rule %q", id)}
+			}
+			sev, err := ParseSeverity(level)
+			if err != nil {
+				return nil, nil, &SettingError{"Severity", kv, err}
+			}
+			sevs[id] = sev
+		}
+	}
+	return disabled, sevs, nil
+}
