@@ -29,6 +29,11 @@ type Writer struct {
 	// hooks in here).
 	BeforePublish func(tmpPath string) error
 
+	// Written, when set, is called on the writer's goroutine each time bytes reach
+	// the temporary file, with the file's length so far: a reader following the file
+	// (the leak guard, as the session goes) may read up to there. It must not block.
+	Written func(size int64)
+
 	path, tmp string
 	published string
 	force     bool
@@ -38,6 +43,7 @@ type Writer struct {
 	now       func() time.Time
 	buf       []byte
 	closed    bool
+	size      int64 // bytes written to the file, for Written
 }
 
 // Options for Create.
@@ -63,7 +69,7 @@ func Create(path string, h Header, opt Options) (*Writer, error) {
 		now = opt.Now
 	}
 	w := &Writer{path: path, tmp: tmp, f: f, force: opt.Force, start: now(), now: now}
-	w.lb.w = f
+	w.lb.w = writtenHook{w}
 	if h.Format == 0 {
 		h.Format = FormatVersion
 	}
@@ -172,6 +178,18 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 }
 
 var closeFrame = []byte("}\n")
+
+// writtenHook writes to the writer's file and tells Writer.Written.
+type writtenHook struct{ w *Writer }
+
+func (h writtenHook) Write(p []byte) (int, error) {
+	n, err := h.w.f.Write(p)
+	h.w.size += int64(n)
+	if n > 0 && h.w.Written != nil {
+		h.w.Written(h.w.size)
+	}
+	return n, err
+}
 
 // WriteEntry appends an annotation, meta, segment or exit entry.
 func (w *Writer) WriteEntry(e Entry) error {
@@ -319,6 +337,9 @@ func (w *Writer) writeTrailer(t Trailer, direct bool) error {
 
 // cutBack removes a partly written entry from the end of the file and appends t.
 func (w *Writer) cutBack(t Trailer) error {
+	if w.Written != nil {
+		w.Written(-1)
+	}
 	if err := w.f.Truncate(w.lb.doneOff); err != nil {
 		return err
 	}
