@@ -177,9 +177,26 @@ func (z *Sanitizer) buildPrefilters() {
 	z.sanPre, z.guardPre = build(false), build(true)
 }
 
+// prefilters builds z's prefilters (through preOnce: on the first line a run
+// checks, so that a run that checks none builds none); a guard's sanitizer shares
+// those its preFrom built for its guards.
+func (z *Sanitizer) prefilters() {
+	src := z.preFrom
+	if src == nil {
+		z.buildPrefilters()
+		return
+	}
+	src.guardOnce.Do(func() {
+		z.buildPrefilters()
+		src.guardSan, src.guardGuard = z.sanPre, z.guardPre
+	})
+	z.sanPre, z.guardPre = src.guardSan, src.guardGuard
+}
+
 // filterFor runs the prefilter on b. The result is for a raw JSON line: call text()
 // on it when b is text (or a decoded string).
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
+	z.preOnce.Do(z.prefilters)
 	pre := &z.sanPre
 	if guard {
 		pre = &z.guardPre

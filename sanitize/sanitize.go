@@ -65,6 +65,10 @@ type Sanitizer struct {
 	allow []*regexp.Regexp
 	// sanPre and guardPre are the prefilters of the sanitizer and of the guard.
 	sanPre, guardPre prefilter
+	// preOnce builds them when first needed (prefilters); a guard's sanitizer takes
+	// them from preFrom, whose guardOnce builds them once for all its guards.
+	preOnce sync.Once
+	preFrom *Sanitizer
 	// gitleaks: gitleaks' rules run besides the project's own.
 	gitleaks bool
 	// guardSan and guardGuard are the prefilters of the guard's sanitizer (no
@@ -147,7 +151,6 @@ func newSanitizer(opts Options, gitleaks bool) (*Sanitizer, error) {
 		}
 		z.allow = append(z.allow, re)
 	}
-	z.buildPrefilters()
 	return z, nil
 }
 
