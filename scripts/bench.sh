@@ -10,6 +10,8 @@
 #   ROUNDS=20      rounds per run of BenchmarkTurn (each: 16 pipelined turns and 10
 #                  single turns per path) and of BenchmarkLoad (one 1000-delta turn)
 #   HUGE=0         skip the huge-line memory bench (HUGE_MB=100 sets the line's size)
+#   BULK=0         skip the bulk bench (BENCH_TURNS=1350 turns, about 100 MB, per
+#                  session; BENCH_BUSY=0 leaves out the runs under contention)
 #   ECHO=0         skip the cat-echo framing bench
 #   BASE=REV       also run the record paths of codexrec built at git revision REV
 #                  (base-plain, base-record): before and after, in the same run
@@ -36,6 +38,12 @@ if [ -n "${BASE:-}" ]; then
 fi
 realistic='^Benchmark(Turn|Load)$'
 (cd cmd/codexrec && "${pin[@]}" "$out.test" -test.run '^$' -test.bench "$realistic" -test.benchtime "${ROUNDS:-20}x" -test.count "${COUNT:-3}") | tee "$out.turn"
+if [ "${BULK:-1}" != 0 ]; then
+  # Bulk: pipelined turns, stdin closed after the last, quiet and with a busy loop
+  # per CPU; every record mode (and the base's); the time from the server's exit to
+  # the client's EOF and to codexrec's exit.
+  (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkBulk$' -test.benchtime "${BULK_ROUNDS:-1}x" -test.count "${COUNT:-3}") | tee -a "$out.turn"
+fi
 if [ "${HUGE:-1}" != 0 ]; then
   (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkHugeLine$' -test.benchtime 1x -test.count 1) | tee -a "$out.turn"
 fi

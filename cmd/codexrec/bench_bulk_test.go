@@ -163,7 +163,7 @@ func busyLoops(b *testing.B) func() {
 }
 
 // BenchmarkBulk runs b.N rounds; in each, every path in turn (the order rotating)
-// runs a session of BENCH_TURNS pipelined turns (default 400, 30 MB), quiet and then
+// runs a session of BENCH_TURNS pipelined turns (default 1350, about 100 MB), quiet and then
 // (BENCH_BUSY=0 leaves it out) with a busy loop per CPU. Reported per path and
 // shape: MB/s; per record path, the median time from the server's exit to the
 // client's EOF and to codexrec's exit. Every recording's trailer must count every
@@ -173,7 +173,7 @@ func BenchmarkBulk(b *testing.B) {
 	dir := b.TempDir()
 	exited := filepath.Join(dir, "exited")
 	argv := []string{server, "-fixture", turnFixture, "-exited", exited}
-	input := bulkInput(envInt("BENCH_TURNS", 400))
+	input := bulkInput(envInt("BENCH_TURNS", 1350))
 	var paths []string
 	for _, p := range bulkPaths() {
 		if p != "relay-c" || relay != "" {
