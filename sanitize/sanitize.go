@@ -65,16 +65,16 @@ type Sanitizer struct {
 	allow []*regexp.Regexp
 	// sanPre and guardPre are the prefilters of the sanitizer and of the guard.
 	sanPre, guardPre prefilter
-	// preOnce builds them when first needed (prefilters); a guard's sanitizer takes
-	// them from preFrom, whose guardOnce builds them once for all its guards.
-	preOnce sync.Once
-	preFrom *Sanitizer
+	// They are built when first needed (prefilter); a guard's sanitizer takes them
+	// from preFrom, which builds them once for all its guards.
+	sanPreOnce, guardPreOnce sync.Once
+	preFrom                  *Sanitizer
 	// gitleaks: gitleaks' rules run besides the project's own.
 	gitleaks bool
 	// guardSan and guardGuard are the prefilters of the guard's sanitizer (no
-	// maps), built once (see guardSanitizer).
-	guardOnce            sync.Once
-	guardSan, guardGuard prefilter
+	// maps), built once each when first needed (see guardSanitizer).
+	guardSanOnce, guardGuardOnce sync.Once
+	guardSan, guardGuard         prefilter
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
