@@ -2,11 +2,13 @@ package record
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"sync"
 
 	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/wire"
 )
 
 // guardFollower runs the leak guard's detecting pass while the session goes: it
@@ -25,6 +27,7 @@ type guardFollower struct {
 	ending    bool  // the writer is done: read to size, then stop
 	stopped   bool  // the follower ended
 	checked   int64 // bytes the follower has checked
+	read      int64 // bytes the follower has read (its goroutine only)
 	caughtUp  sync.Cond
 	wake      chan struct{}
 
@@ -93,55 +96,70 @@ func (g *guardFollower) stop() {
 	}
 }
 
-// readChunk is how much the follower reads at a time.
+// readChunk is the most the follower reads at a time: a read into a long line's
+// buffer could otherwise bring most of the next long line along.
 const readChunk = 1 << 20
+
+// Read reads the file from where the follower is, waiting for the writer while it
+// has written nothing more, until the writer is done (io.EOF at the end of what it
+// wrote). A file the writer cut back is an error: the guard then reads it whole.
+func (g *guardFollower) Read(p []byte) (int, error) {
+	g.mu.Lock()
+	for g.size <= g.read && !g.ending && !g.rewritten {
+		g.mu.Unlock()
+		<-g.wake
+		g.mu.Lock()
+	}
+	size, rewritten := g.size, g.rewritten
+	g.mu.Unlock()
+	if rewritten {
+		return 0, errRewritten
+	}
+	if size <= g.read {
+		return 0, io.EOF
+	}
+	n, err := g.f.ReadAt(p[:min(int64(len(p)), size-g.read, readChunk)], g.read)
+	g.read += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+var errRewritten = errors.New("the recording was cut back")
 
 func (g *guardFollower) run() {
 	defer close(g.done)
 	defer g.f.Close()
-	var off int64 // read so far
-	defer func() { g.progress(off, true) }()
-	buf := make([]byte, 0, readChunk)
-	ok := true
-	for ok {
-		<-g.wake
-		g.mu.Lock()
-		size, ending, rewritten := g.size, g.ending, g.rewritten
-		g.mu.Unlock()
-		if rewritten {
-			ok = false
-			break
+	var checked int64
+	defer func() { g.progress(checked, true) }()
+	// wire.Lines reads runs of whole lines into one reused buffer; a long line grows
+	// in mapped memory, given back once checked.
+	lines := wire.NewLines(g)
+	buf := make([]byte, 0, 256<<10)
+	for {
+		chunk, err := lines.Next(buf)
+		for rest := chunk; len(rest) > 0; {
+			i := bytes.IndexByte(rest, '\n') + 1
+			if i == 0 {
+				i = len(rest)
+			}
+			g.feed.Line(rest[:i])
+			rest = rest[i:]
 		}
-		for off < size {
-			if cap(buf)-len(buf) == 0 {
-				// A line longer than the buffer: grow it to hold the line.
-				buf = append(buf, 0)[:len(buf)]
-			}
-			n, err := g.f.ReadAt(buf[len(buf):cap(buf)][:min(int64(cap(buf)-len(buf)), size-off)], off)
-			off += int64(n)
-			buf = buf[:len(buf)+n]
-			if err != nil && err != io.EOF || n == 0 {
-				ok = false
-				break
-			}
-			rest := buf
-			for {
-				i := bytes.IndexByte(rest, '\n')
-				if i < 0 {
-					break
-				}
-				g.feed.Line(rest[:i+1])
-				rest = rest[i+1:]
-			}
-			buf = buf[:copy(buf, rest)]
-			g.progress(off-int64(len(buf)), false)
+		checked += int64(len(chunk))
+		g.progress(checked, false)
+		if wire.IsLarge(chunk) {
+			wire.Release(chunk)
+		} else if cap(chunk) > 0 {
+			buf = chunk[:0]
 		}
-		if ending {
-			if len(buf) > 0 {
-				g.feed.Line(buf) // the last line, without its newline
-			}
-			break
+		if err == io.EOF {
+			g.clean = g.feed.Clean()
+			return
+		}
+		if err != nil {
+			return // not clean: the guard reads the file at the end
 		}
 	}
-	g.clean = ok && g.feed.Clean()
 }

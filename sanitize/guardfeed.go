@@ -10,8 +10,8 @@ import (
 // written: its lines are fed in file order as they reach the file, and each is
 // checked as GuardRedact's first pass checks it (the guard's own sanitizer, deltas
 // joined per stream and sanitized knowing the next frame, then the scan). Clean says
-// whether the whole file was found clean; only a file that is not needs GuardRedact
-// at the end. It does not change the file; it is not safe for concurrent use.
+// whether the whole file was found clean; only a file that is not (or that holds a
+// delta longer than 1 MB, which the feed does not copy) needs GuardRedact at the end. It does not change the file; it is not safe for concurrent use.
 type GuardFeed struct {
 	z, g  *Sanitizer
 	found bool
@@ -44,6 +44,10 @@ func (f *GuardFeed) Line(line []byte) {
 	f.check(line, content)
 }
 
+// maxFedDelta is the longest delta line the feed copies to check it knowing its
+// successor; a longer one leaves the file to GuardRedact, which reads it in place.
+const maxFedDelta = 1 << 20
+
 // check runs the guard on one line, holding it instead when it is a delta.
 func (f *GuardFeed) check(line, content []byte) {
 	if len(bytes.TrimSpace(content)) == 0 {
@@ -52,6 +56,12 @@ func (f *GuardFeed) check(line, content []byte) {
 	// Whether the line is JSON is asked only when it matters (the sanitizer asks
 	// only of a line it found something in): the check reads the whole line.
 	if _, _, _, ok := deltaRaw(content); ok && gjson.ValidBytes(content) {
+		if len(line) > maxFedDelta {
+			// Not copied to wait for its successor: the file is read at the end, where
+			// the successor's start is read from the file (GuardRedact).
+			f.found = true
+			return
+		}
 		f.held = append(f.held, bytes.Clone(line))
 		return
 	}
