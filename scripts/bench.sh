@@ -10,6 +10,7 @@
 #   ROUNDS=20      rounds per run of BenchmarkTurn (each: 16 pipelined turns and 10
 #                  single turns per path) and of BenchmarkLoad (one 1000-delta turn)
 #   HUGE=0         skip the huge-line memory bench (HUGE_MB=100 sets the line's size)
+#   STARTUP=0      skip the start-up bench (BENCH_STARTS=20 runs of each case)
 #   BULK=0         skip the bulk bench (BENCH_TURNS=1350 turns, about 100 MB, per
 #                  session; BENCH_BUSY=0 leaves out the runs under contention)
 #   ECHO=0         skip the cat-echo framing bench
@@ -43,6 +44,10 @@ if [ "${BULK:-1}" != 0 ]; then
   # per CPU; every record mode (and the base's); the time from the server's exit to
   # the client's EOF and to codexrec's exit.
   (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkBulk$' -test.benchtime "${BULK_ROUNDS:-1}x" -test.count "${COUNT:-3}") | tee -a "$out.turn"
+fi
+if [ "${STARTUP:-1}" != 0 ]; then
+  # Start-up: record -- true and a replay, whole processes, CPU and wall (medians).
+  (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkStartup$' -test.benchtime 1x -test.count "${COUNT:-3}") | tee -a "$out.turn"
 fi
 if [ "${HUGE:-1}" != 0 ]; then
   (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkHugeLine$' -test.benchtime 1x -test.count 1) | tee -a "$out.turn"
