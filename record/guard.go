@@ -28,7 +28,7 @@ type guardFollower struct {
 	ending    bool  // the writer is done: read to size, then stop
 	stopped   bool  // the follower ended
 	checked   int64 // bytes the follower has checked
-	read      int64 // bytes the follower has read (its goroutine only)
+	read      int64 // bytes the follower has read (written by its goroutine only)
 	caughtUp  sync.Cond
 	wake      chan struct{}
 
@@ -64,7 +64,9 @@ func (g *guardFollower) written(size int64) {
 	default:
 	}
 	g.mu.Lock()
-	for g.size-g.checked > MaxLag && !g.stopped && !g.rewritten {
+	// Unread bytes count, not unchecked ones: a line the writer writes in parts
+	// (a long frame) is checked only once its last part is written.
+	for g.size-g.read > MaxLag && !g.stopped && !g.rewritten {
 		g.caughtUp.Wait()
 	}
 	g.mu.Unlock()
@@ -120,7 +122,10 @@ func (g *guardFollower) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	n, err := g.f.ReadAt(p[:min(int64(len(p)), size-g.read, readChunk)], g.read)
+	g.mu.Lock()
 	g.read += int64(n)
+	g.mu.Unlock()
+	g.caughtUp.Broadcast()
 	if err == io.EOF && n > 0 {
 		err = nil
 	}

@@ -1,9 +1,12 @@
 package main_test
 
 import (
+	"bytes"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,6 +43,42 @@ func TestRecordClientEOFWhenServerStdoutEnds(t *testing.T) {
 	}
 	if eof >= 2*time.Second {
 		t.Errorf("the client saw EOF after %v, when codexrec exited (%v), not when the server's stdout ended", eof, exit)
+	}
+	if tr := readRecording(t, rec).Trailer; tr == nil || tr.Frames["s2c"] != 1 {
+		t.Errorf("trailer %+v, want 1 server frame", tr)
+	}
+}
+
+// TestRecordLongLineWithGuard: a server line far longer than the pipeline may fall
+// behind (record.MaxLag) is written in parts; the guard following the recording
+// waits for its end instead of holding the writer back forever.
+func TestRecordLongLineWithGuard(t *testing.T) {
+	dir := t.TempDir()
+	line := `{"method":"item/commandExecution/outputDelta","params":{"itemId":"call_1","delta":"` + strings.Repeat("ok  \\tgithub.com/example/project\\t0.042s\\n", 12<<20/44) + `"}}` + "\n"
+	src := filepath.Join(dir, "line.jsonl")
+	if err := os.WriteFile(src, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(dir, "r.jsonl")
+	cmd := exec.Command(codexrecBin, "record", "-o", rec, "--", "cat", src)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("codexrec did not finish a session with one 12 MB line")
+	}
+	if out.Len() != len(line) {
+		t.Errorf("client got %d bytes, want %d", out.Len(), len(line))
 	}
 	if tr := readRecording(t, rec).Trailer; tr == nil || tr.Frames["s2c"] != 1 {
 		t.Errorf("trailer %+v, want 1 server frame", tr)
