@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/codexrec/codexrec/sanitize"
-	"github.com/codexrec/codexrec/wire"
 )
 
 // guardFollower runs the leak guard's detecting pass while the session goes: it
@@ -99,8 +98,7 @@ func (g *guardFollower) stop() {
 	}
 }
 
-// readChunk is the most the follower reads at a time: a read into a long line's
-// buffer could otherwise bring most of the next long line along.
+// readChunk is the most the follower reads at a time.
 const readChunk = 1 << 20
 
 // Read reads the file from where the follower is, waiting for the writer while it
@@ -134,39 +132,56 @@ func (g *guardFollower) Read(p []byte) (int, error) {
 
 var errRewritten = errors.New("the recording was cut back")
 
+// maxFollowed is the longest line the follower checks: a longer one is left to the
+// guard's reading of the whole file at the end, once the session has let go of the
+// line, so that the line is never held twice (the pipeline's and the follower's).
+const maxFollowed = 1 << 20
+
 func (g *guardFollower) run() {
 	defer close(g.done)
 	defer g.f.Close()
 	var checked int64
 	defer func() { g.progress(checked, true) }()
-	// wire.Lines reads runs of whole lines into one reused buffer; a long line grows
-	// in mapped memory, given back once checked.
-	lines := wire.NewLines(g)
 	buf := make([]byte, 0, 256<<10)
-	first := true // the header
+	first := true     // the header
+	skipping := false // inside a line longer than maxFollowed
+	whole := true     // every line was checked
 	for {
-		chunk, err := lines.Next(buf)
-		for rest := chunk; len(rest) > 0; {
+		n, err := g.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		rest := buf
+		for len(rest) > 0 {
 			i := bytes.IndexByte(rest, '\n') + 1
 			if i == 0 {
-				i = len(rest)
+				break
 			}
 			line := rest[:i]
+			rest = rest[i:]
+			if skipping {
+				skipping = false
+				continue
+			}
 			if first {
 				line, first = withoutRuleNames(line), false
 			}
 			g.feed.Line(line)
-			rest = rest[i:]
 		}
-		checked += int64(len(chunk))
+		switch {
+		case skipping:
+			rest = nil
+		case len(rest) > maxFollowed:
+			skipping, whole, rest = true, false, nil
+		case len(rest) == cap(buf):
+			buf = append(buf, 0)[:len(buf)] // a line longer than the buffer
+		}
+		checked += int64(len(buf) - len(rest))
+		buf = buf[:copy(buf, rest)]
 		g.progress(checked, false)
-		if wire.IsLarge(chunk) {
-			wire.Release(chunk)
-		} else if cap(chunk) > 0 {
-			buf = chunk[:0]
-		}
 		if err == io.EOF {
-			g.clean = g.feed.Clean()
+			if len(buf) > 0 && !skipping {
+				g.feed.Line(buf) // the last line, without its newline
+			}
+			g.clean = whole && g.feed.Clean()
 			return
 		}
 		if err != nil {
