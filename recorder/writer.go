@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -44,6 +46,9 @@ type Writer struct {
 	buf       []byte
 	closed    bool
 	size      int64 // bytes written to the file, for Written
+	wbFrom    int64 // where the next writeback starts
+	wbBusy    atomic.Bool
+	wb        sync.WaitGroup // writebacks in flight
 }
 
 // Options for Create.
@@ -183,13 +188,31 @@ var closeFrame = []byte("}\n")
 type writtenHook struct{ w *Writer }
 
 func (h writtenHook) Write(p []byte) (int, error) {
-	n, err := h.w.f.Write(p)
-	h.w.size += int64(n)
-	if n > 0 && h.w.Written != nil {
-		h.w.Written(h.w.size)
+	w := h.w
+	n, err := w.f.Write(p)
+	w.size += int64(n)
+	if w.size-w.wbFrom >= writebackEvery && !w.wbBusy.Load() {
+		// What is written goes to the disk as the session goes, on a goroutine of its
+		// own: the fsync that closes the recording (after the server's exit) then has
+		// only the tail to write, not the whole session (250 ms per 100 MB here).
+		from, size := w.wbFrom, w.size-w.wbFrom
+		w.wbFrom = w.size
+		w.wbBusy.Store(true)
+		w.wb.Add(1)
+		go func() {
+			defer w.wb.Done()
+			writeback(w.f, from, size)
+			w.wbBusy.Store(false)
+		}()
+	}
+	if n > 0 && w.Written != nil {
+		w.Written(w.size)
 	}
 	return n, err
 }
+
+// writebackEvery is how much is written between two writebacks.
+const writebackEvery = 4 << 20
 
 // WriteEntry appends an annotation, meta, segment or exit entry.
 func (w *Writer) WriteEntry(e Entry) error {
@@ -261,7 +284,8 @@ func (w *Writer) Close(t Trailer) error {
 		return nil
 	}
 	w.closed = true
-	defer w.f.Close()    // after publishing: the lock says the writer is still at work
+	defer w.f.Close() // after publishing: the lock says the writer is still at work
+	w.wb.Wait()
 	if t.Duration == 0 { // a copy (codexrec sanitize) keeps the source's duration
 		t.Duration = w.Since().Seconds()
 	}
@@ -367,6 +391,7 @@ func (w *Writer) Abort() error {
 		return nil
 	}
 	w.closed = true
+	w.wb.Wait()
 	w.f.Close()
 	return os.Remove(w.tmp)
 }
