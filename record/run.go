@@ -26,7 +26,7 @@ var ErrUndelivered = errors.New("writing to the client failed")
 // for the stages (Proxy.MaxQueued, unless set) and the recording waiting for the leak
 // guard each. Forwarding slows down to the pipeline's pace past it, so the session
 // ends soon after the server does (at most MaxLag at each stage's speed).
-const MaxLag = 2 << 20
+const MaxLag = 256 << 10
 
 // ErrTap wraps the first error of the recording pipeline during a session (a write
 // error, a tap's error): forwarding went on, the recording stopped there.
