@@ -22,11 +22,15 @@ type Result struct {
 // marked undelivered, and the trailer says which was the last one delivered.
 var ErrUndelivered = errors.New("writing to the client failed")
 
-// MaxLag bounds the bytes the pipeline may fall behind the wire: the frames waiting
-// for the stages (Proxy.MaxQueued, unless set) and the recording waiting for the leak
-// guard each. Forwarding slows down to the pipeline's pace past it, so the session
-// ends soon after the server does (at most MaxLag at each stage's speed).
-const MaxLag = 256 << 10
+// MaxLag bounds the bytes the recording may wait for the leak guard, and MaxQueued
+// the memory of the reads waiting for the stages (Proxy.MaxQueued, unless set: a
+// turn's reads fit, so forwarding a turn never waits for the stages). Past them
+// forwarding slows down to the pipeline's pace, so the session ends soon after the
+// server does.
+const (
+	MaxLag    = 256 << 10
+	MaxQueued = 1 << 20
+)
 
 // ErrTap wraps the first error of the recording pipeline during a session (a write
 // error, a tap's error): forwarding went on, the recording stopped there.
@@ -88,7 +92,7 @@ func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 	if p.MaxQueued == 0 {
 		// What waits for the pipeline when the server exits is what the session has
 		// left to do then: little, so that the process exits soon after the server.
-		p.MaxQueued = MaxLag
+		p.MaxQueued = MaxQueued
 	}
 	return p
 }
