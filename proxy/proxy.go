@@ -46,6 +46,11 @@ type Proxy struct {
 	// pauses until the tap catches up. Zero means DefaultQueueSize.
 	QueueSize int
 
+	// MaxQueued bounds the bytes waiting for Tap (a single read longer than that
+	// still passes); zero means 64 MiB. It bounds the tap's lag too: what is queued
+	// when the server exits is what the tap has left to do then.
+	MaxQueued int
+
 	// Signals, when set, delivers signals to forward to the child (SIGINT, SIGTERM,
 	// SIGHUP from signal.Notify). SIGQUIT is forwarded as SIGTERM: it asks the proxy
 	// to end the session, not the server for a core dump.
@@ -54,6 +59,12 @@ type Proxy struct {
 	// DrainTimeout is how long to wait for the child's stdout and stderr to reach EOF
 	// after it exits (a grandchild may hold them open). Zero means 2s.
 	DrainTimeout time.Duration
+
+	// EndClient, when set, is called once the server's stdout has ended and all of it
+	// was written to the client, while the session may still be ending (the child
+	// exiting, the tap catching up): a caller owning the client's stream ends it
+	// there, so the client sees EOF at once (ReleaseStdout), not when the proxy exits.
+	EndClient func()
 
 	// Start is the session's time origin; zero means the first Run's start.
 	Start time.Time
@@ -138,7 +149,13 @@ func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer
 	var drained sync.WaitGroup
 	drained.Add(2)
 	var clientErr error
-	go func() { defer drained.Done(); clientErr = s.pumpOut(outR, wire.ServerToClient, clientOut) }()
+	go func() {
+		defer drained.Done()
+		clientErr = s.pumpOut(outR, wire.ServerToClient, clientOut)
+		if p.EndClient != nil {
+			p.EndClient()
+		}
+	}()
 	go func() { defer drained.Done(); s.pumpOut(errR, wire.Stderr, errOut) }()
 
 	exited := make(chan error, 1)

@@ -44,8 +44,15 @@ type session struct {
 }
 
 // maxQueued bounds the memory waiting for the tap (the buffers reads hold), whatever
-// QueueSize says.
+// QueueSize says, when Proxy.MaxQueued is zero.
 const maxQueued = 64 << 20
+
+func (p *Proxy) maxQueued() int {
+	if p.MaxQueued > 0 {
+		return p.MaxQueued
+	}
+	return maxQueued
+}
 
 // batch is one read: forwarded with one write, and the lines it completed, tapped
 // together. The first may be carried: a line that began in earlier reads.
@@ -199,13 +206,13 @@ func newSession(p *Proxy, res *Result) *session {
 }
 
 // enqueue queues frames for the tap before they are forwarded, so that a request is
-// always tapped before its response. While QueueSize reads or maxQueued bytes are
+// always tapped before its response. While QueueSize reads or MaxQueued bytes are
 // waiting it blocks (back-pressure: reading pauses, nothing is dropped). It reports
 // false once the session is over.
 func (s *session) enqueue(b *batch) bool {
 	size := cap(b.chunk) + len(b.carried) // the memory the batch holds until tapped
 	s.mu.Lock()
-	for (len(s.pending) >= s.p.queueSize() || s.queued >= maxQueued) && !s.closed {
+	for (len(s.pending) >= s.p.queueSize() || s.queued >= s.p.maxQueued()) && !s.closed {
 		s.room.Wait()
 	}
 	ok := !s.closed

@@ -22,6 +22,16 @@ type Result struct {
 // marked undelivered, and the trailer says which was the last one delivered.
 var ErrUndelivered = errors.New("writing to the client failed")
 
+// MaxLag bounds the bytes the recording may wait for the leak guard, and MaxQueued
+// the memory of the reads waiting for the stages (Proxy.MaxQueued, unless set: a
+// turn's reads fit, so forwarding a turn never waits for the stages). Past them
+// forwarding slows down to the pipeline's pace, so the session ends soon after the
+// server does.
+const (
+	MaxLag    = 256 << 10
+	MaxQueued = 1 << 20
+)
+
 // ErrTap wraps the first error of the recording pipeline during a session (a write
 // error, a tap's error): forwarding went on, the recording stopped there.
 var ErrTap = errors.New("recording failed, forwarding went on")
@@ -84,6 +94,11 @@ func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 	// Nothing in the pipeline keeps a frame past the call (validation copies the
 	// frames it holds until the Codex version is known).
 	p.ReuseLines = true
+	if p.MaxQueued == 0 {
+		// What waits for the pipeline when the server exits is what the session has
+		// left to do then: little, so that the process exits soon after the server.
+		p.MaxQueued = MaxQueued
+	}
 	return p
 }
 

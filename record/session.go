@@ -32,14 +32,14 @@ type Session struct {
 	// Sanitizer rewrites each frame's recorded copy (redactions are written after the
 	// frame); nil records frames as they crossed.
 	Sanitizer *sanitize.Sanitizer
-	// Guard, when set, runs the leak guard on the finished recording before it is
-	// published: whatever secret it finds is redacted in place and the recording is
-	// published (Finish then returns a *sanitize.RedactedError). A finding it cannot
-	// locate at a span has its frame's string values redacted whole, and the
-	// recording is still published. Only if its detectors still found something
-	// after that (a last resort that the guard's passes leave no way to) is it not
-	// published (a *sanitize.LeakError), and the file is then kept as
-	// NAME.quarantine (0600).
+	// Guard, when set, runs the leak guard on the recording before it is published
+	// (it follows the file as it is written, so little is left at the end):
+	// whatever secret it finds is redacted in place and the recording is published
+	// (Finish then returns a *sanitize.RedactedError). A finding it cannot locate at
+	// a span has its frame's string values redacted whole, and the recording is
+	// still published. Only if its detectors still found something after that (a
+	// last resort that the guard's passes leave no way to) is it not published (a
+	// *sanitize.LeakError), and the file is then kept as NAME.quarantine (0600).
 	Guard *sanitize.Sanitizer
 	// SecretNames names the variables behind the sanitizer's known secrets, for the
 	// header (never their values).
@@ -63,6 +63,8 @@ type Session struct {
 	pending []pendingFrame
 	// guardRedacted is what the leak guard had to redact before publishing.
 	guardRedacted []sanitize.Leak
+	// guard follows the recording as it is written (nil without a Guard).
+	guard *guardFollower
 
 	versionSeen bool
 	schemaNoted bool
@@ -111,7 +113,17 @@ func (s *Session) Prepare(h *recorder.Header) error {
 func (s *Session) Attach(w *recorder.Writer) {
 	s.Writer = w
 	if g := s.Guard; g != nil {
+		// The guard checks the recording as it is written; at the end it reads only
+		// what it has not yet, and reads the whole file again only to redact.
+		gf := followGuard(g, w.TempPath())
+		s.guard = gf
+		if gf != nil {
+			w.Written = gf.written
+		}
 		w.BeforePublish = func(tmp string) error {
+			if gf != nil && gf.finish() {
+				return nil
+			}
 			redacted, err := g.GuardRedact(tmp)
 			s.guardRedacted = redacted
 			if le, ok := err.(*sanitize.LeakError); ok {
@@ -299,6 +311,9 @@ func (s *Session) writeExtra() error {
 // is a *sanitize.LeakError (the recording is then not published, and quarantined);
 // a *sanitize.RedactedError says it was published after the guard redacted it.
 func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
+	if s.guard != nil {
+		defer s.guard.stop()
+	}
 	if err := s.writePending(true); err != nil {
 		// A write error (a full disk) is not the end of the recording: Close keeps
 		// every entry written whole and says where. Anything else discards it.

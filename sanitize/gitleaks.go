@@ -29,15 +29,31 @@ type glAllowData struct {
 	stopwords []string
 }
 
-// glRule is a compiled gitleaks rule.
+// glRule is a gitleaks rule; its expressions are compiled the first time a line
+// gets past its keywords (compiled), so that a run finding none compiles none.
 type glRule struct {
 	*glRuleData
-	re *regexp.Regexp
+	once sync.Once
+	re   *regexp.Regexp
 	// anchored is re matching only at the start of its input, for rules whose
 	// matches start with one of their prefixes: each occurrence is tried once, where
 	// the prefilter found it, not at every position after it.
 	anchored *regexp.Regexp
 	allow    []glAllow
+}
+
+// compiled compiles the rule's expressions once and returns it.
+func (r *glRule) compiled() *glRule {
+	r.once.Do(func() {
+		r.re = regexp.MustCompile(r.regex)
+		if len(r.prefixes) > 0 {
+			r.anchored = regexp.MustCompile(`^(?:` + r.regex + `)`)
+		}
+		for _, a := range r.glRuleData.allow {
+			r.allow = append(r.allow, compileAllow(a))
+		}
+	})
+	return r
 }
 
 type glAllow struct {
@@ -46,20 +62,12 @@ type glAllow struct {
 	stopwords []string // lower case
 }
 
-// gitleaksRules compiles the generated rules once per process, when the first
-// Sanitizer is built (not at init: a command that sanitizes nothing pays nothing).
+// gitleaksRules are the generated rules, made once per process when the first
+// prefilter is built; each compiles its expressions when first needed.
 var gitleaksRules = sync.OnceValue(func() []*glRule {
 	rules := make([]*glRule, len(gitleaksRuleData))
 	for i := range gitleaksRuleData {
-		d := &gitleaksRuleData[i]
-		r := &glRule{glRuleData: d, re: regexp.MustCompile(d.regex)}
-		if len(d.prefixes) > 0 {
-			r.anchored = regexp.MustCompile(`^(?:` + d.regex + `)`)
-		}
-		for _, a := range d.allow {
-			r.allow = append(r.allow, compileAllow(a))
-		}
-		rules[i] = r
+		rules[i] = &glRule{glRuleData: &gitleaksRuleData[i]}
 	}
 	return rules
 })
@@ -167,6 +175,7 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 		for we < len(text) && we < occ+8*glAfter && !isSpaceByte(text[we]) {
 			we++
 		}
+		r = r.compiled()
 		var ms [][]int
 		if r.anchored != nil {
 			if m := r.anchored.FindSubmatchIndex(text[ws:we]); m != nil {
@@ -215,7 +224,7 @@ func (z *Sanitizer) glAllowed(r *glRule, secret, match, line []byte) bool {
 	if g.allowed(secret, match, line) {
 		return true
 	}
-	for i := range r.allow {
+	for i := range r.compiled().allow {
 		if r.allow[i].allowed(secret, match, line) {
 			return true
 		}
@@ -276,7 +285,7 @@ func (z *Sanitizer) crossFieldSpans(text []byte, ctx []hit, pre *prefilter, own 
 		}
 		prefix := r.keywords[0] + "="
 		view := append([]byte(prefix), text[:min(len(text), glAfter)]...)
-		for _, m := range r.re.FindAllSubmatchIndex(view, -1) {
+		for _, m := range r.compiled().re.FindAllSubmatchIndex(view, -1) {
 			s, e := -1, -1
 			if r.secretGroup > 0 && 2*r.secretGroup+1 < len(m) {
 				s, e = m[2*r.secretGroup], m[2*r.secretGroup+1]

@@ -39,12 +39,9 @@ func (z *Sanitizer) guardSanitizer() *Sanitizer {
 		edges: z.edges, allow: z.allow, gitleaks: z.gitleaks, textFrames: true,
 		secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}, streams: map[string]streamState{},
 	}
-	// The prefilters are built once per Sanitizer; each guard run has its own state.
-	z.guardOnce.Do(func() {
-		g.buildPrefilters()
-		z.guardSan, z.guardGuard = g.sanPre, g.guardPre
-	})
-	g.sanPre, g.guardPre = z.guardSan, z.guardGuard
+	// The prefilters are built once per Sanitizer, when first needed (prefilters);
+	// each guard run has its own state.
+	g.preFrom = z
 	return g
 }
 

@@ -103,7 +103,7 @@ type prefilter struct {
 // automaton: enough to be rare, and the exact search runs only when it occurs.
 const prefixLen = 12
 
-func (z *Sanitizer) buildPrefilters() {
+func (z *Sanitizer) buildPrefilter(guard bool) prefilter {
 	build := func(guard bool) prefilter {
 		var lits []string
 		var pats []pattern
@@ -174,16 +174,39 @@ func (z *Sanitizer) buildPrefilters() {
 		}
 		return prefilter{newMatcher(lits), pats, track}
 	}
-	z.sanPre, z.guardPre = build(false), build(true)
+	return build(guard)
+}
+
+// prefilter is z's prefilter for the sanitizer or for the guard, built the first
+// time a run needs it (a run that checks nothing builds nothing); a guard's
+// sanitizer shares those its preFrom built for all its guards.
+func (z *Sanitizer) prefilter(guard bool) *prefilter {
+	if guard {
+		z.guardPreOnce.Do(func() { z.guardPre = z.sharedPrefilter(true) })
+		return &z.guardPre
+	}
+	z.sanPreOnce.Do(func() { z.sanPre = z.sharedPrefilter(false) })
+	return &z.sanPre
+}
+
+func (z *Sanitizer) sharedPrefilter(guard bool) prefilter {
+	src := z.preFrom
+	switch {
+	case src == nil:
+		return z.buildPrefilter(guard)
+	case guard:
+		src.guardGuardOnce.Do(func() { src.guardGuard = z.buildPrefilter(true) })
+		return src.guardGuard
+	default:
+		src.guardSanOnce.Do(func() { src.guardSan = z.buildPrefilter(false) })
+		return src.guardSan
+	}
 }
 
 // filterFor runs the prefilter on b. The result is for a raw JSON line: call text()
 // on it when b is text (or a decoded string).
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
-	pre := &z.sanPre
-	if guard {
-		pre = &z.guardPre
-	}
+	pre := z.prefilter(guard)
 	f := filter{pre: pre}
 	var buf [1024]bool
 	seen := buf[:0]

@@ -67,12 +67,16 @@ type Sanitizer struct {
 	allow []*regexp.Regexp
 	// sanPre and guardPre are the prefilters of the sanitizer and of the guard.
 	sanPre, guardPre prefilter
+	// They are built when first needed (prefilter); a guard's sanitizer takes them
+	// from preFrom, which builds them once for all its guards.
+	sanPreOnce, guardPreOnce sync.Once
+	preFrom                  *Sanitizer
 	// gitleaks: gitleaks' rules run besides the project's own.
 	gitleaks bool
 	// guardSan and guardGuard are the prefilters of the guard's sanitizer (no
-	// maps), built once (see guardSanitizer).
-	guardOnce            sync.Once
-	guardSan, guardGuard prefilter
+	// maps), built once each when first needed (see guardSanitizer).
+	guardSanOnce, guardGuardOnce sync.Once
+	guardSan, guardGuard         prefilter
 
 	// macs pools the placeholder HMACs (keyed by key).
 	macs sync.Pool
@@ -158,7 +162,6 @@ func newSanitizer(opts Options, gitleaks bool) (*Sanitizer, error) {
 		}
 		z.allow = append(z.allow, re)
 	}
-	z.buildPrefilters()
 	return z, nil
 }
 

@@ -11,6 +11,9 @@
 #                  single turns per path) and of BenchmarkLoad (one 1000-delta turn)
 #   HUGE=0         skip the huge-line memory bench (HUGE_MB=100 sets the line's size)
 #   READERS=0      skip the readers' memory and time bench (READERS_SCALE=10: smaller)
+#   STARTUP=0      skip the start-up bench (BENCH_STARTS=20 runs of each case)
+#   BULK=0         skip the bulk bench (BENCH_TURNS=1350 turns, about 100 MB, per
+#                  session; BENCH_BUSY=0 leaves out the runs under contention)
 #   ECHO=0         skip the cat-echo framing bench
 #   BASE=REV       also run the record paths of codexrec built at git revision REV
 #                  (base-plain, base-record): before and after, in the same run
@@ -37,6 +40,16 @@ if [ -n "${BASE:-}" ]; then
 fi
 realistic='^Benchmark(Turn|Load)$'
 (cd cmd/codexrec && "${pin[@]}" "$out.test" -test.run '^$' -test.bench "$realistic" -test.benchtime "${ROUNDS:-20}x" -test.count "${COUNT:-3}") | tee "$out.turn"
+if [ "${BULK:-1}" != 0 ]; then
+  # Bulk: pipelined turns, stdin closed after the last, quiet and with a busy loop
+  # per CPU; every record mode (and the base's); the time from the server's exit to
+  # the client's EOF and to codexrec's exit.
+  (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkBulk$' -test.benchtime "${BULK_ROUNDS:-1}x" -test.count "${COUNT:-3}") | tee -a "$out.turn"
+fi
+if [ "${STARTUP:-1}" != 0 ]; then
+  # Start-up: record -- true and a replay, whole processes, CPU and wall (medians).
+  (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkStartup$' -test.benchtime 1x -test.count "${COUNT:-3}") | tee -a "$out.turn"
+fi
 if [ "${HUGE:-1}" != 0 ]; then
   (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkHugeLine$' -test.benchtime 1x -test.count 1) | tee -a "$out.turn"
 fi

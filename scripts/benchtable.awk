@@ -37,6 +37,40 @@ function metric(name) { return (name in m) ? m[name] : -1 }
   }
   print "  (after: the 5 small deltas right after a 200 KB one)"
 }
+/^BenchmarkBulk/ {
+  delete m
+  for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
+  br++
+  printf "\nrun %d: bulk, %.0f MB of pipelined turns, stdin closed after the last (MB/s read to EOF; ratios to the server alone in the same shape)\n", br, m["session-MB"]
+  printf "  %-15s %8s %8s %8s %8s %10s %9s %12s\n", "path", "quiet", "/server", "busy", "/server", "busy/quiet", "exit->EOF", "exit->exit"
+  for (k = 1; k <= nb; k++) {
+    p = bpaths[k]
+    if (metric(p "-quiet-MB/s") < 0) continue
+    q = m[p "-quiet-MB/s"] / m["server-quiet-MB/s"]
+    bz = metric(p "-busy-MB/s") > 0 ? m[p "-busy-MB/s"] / m["server-busy-MB/s"] : 0
+    printf "  %-15s %8.1f %8.3f %8.1f %8.3f %10.2f", p, m[p "-quiet-MB/s"], q, m[p "-busy-MB/s"], bz, (q > 0 ? bz / q : 0)
+    if (metric(p "-exit-to-eof-ms") >= 0) printf " %7.1f ms %9.1f ms", m[p "-exit-to-eof-ms"], m[p "-exit-to-exit-ms"]
+    printf "\n"
+    BQ[p, br] = q; BB[p, br] = bz
+  }
+  printf "  frames lost: %d\n", m["frames-lost"]
+}
+/^BenchmarkStartup/ {
+  delete m
+  for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
+  sr++
+  printf "\nrun %d: start-up, whole process (median ms; target 10 ms CPU)\n", sr
+  printf "  %-16s %8s %8s %10s %10s\n", "case", "cpu", "wall", "base cpu", "base wall"
+  nc = split("record-true record-true-off replay shim-replay", cases, " ")
+  for (k = 1; k <= nc; k++) {
+    c = cases[k]
+    if (metric(c "-cpu-ms") < 0) continue
+    printf "  %-16s %8.1f %8.1f", c, m[c "-cpu-ms"], m[c "-wall-ms"]
+    if (metric("base-" c "-cpu-ms") >= 0) printf " %10.1f %10.1f", m["base-" c "-cpu-ms"], m["base-" c "-wall-ms"]
+    printf "\n"
+  }
+  print "  (record-true: defaults; -off: --no-validate --no-sanitize --no-leak-guard; replay: a 42-frame recording; shim-replay: record --mode replay)"
+}
 /^BenchmarkHugeLine/ {
   delete m
   for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
@@ -50,6 +84,15 @@ function metric(name) { return (name in m) ? m[name] : -1 }
   print "  (plain .. both: without the leak guard; defaults: both, then the guard; no-version: both, the version unknown)"
 }
 END {
+  if (br > 0) {
+    printf "\nbulk, median of %d runs | quiet vs the server alone | busy vs the server alone\n", br
+    for (k = 1; k <= nb; k++) {
+      p = bpaths[k]
+      if (!((p, 1) in BQ)) continue
+      for (r = 1; r <= br; r++) { a[r] = BQ[p, r]; b5[r] = BB[p, r] }
+      printf "  %-15s       %6.3f                       %6.3f\n", p, median(a, br), median(b5, br)
+    }
+  }
   if (tr == 0) exit
   printf "\nmedian of %d runs  | throughput vs the server alone | turn p50 vs the C relay | turn p99 vs the C relay\n", tr
   for (k = 1; k <= np; k++) {
@@ -59,4 +102,7 @@ END {
     printf "  %-13s     %6.2f                          %6.2f                    %6.2f\n", p, median(a, tr), median(b5, tr), median(b9, tr)
   }
 }
-BEGIN { np = split("server relay-c record-plain record base-plain base-record", paths, " ") }
+BEGIN {
+  np = split("server relay-c record-plain record base-plain base-record", paths, " ")
+  nb = split("server relay-c plain validate sanitize defaults base-plain base-validate base-sanitize base-defaults", bpaths, " ")
+}

@@ -118,6 +118,11 @@ func recordSession(c *recordConfig, out string, force bool, args []string, in io
 	defer signal.Stop(pipes)
 
 	p := &proxy.Proxy{QueueSize: c.queue, Signals: sigs}
+	if std.out == os.Stdout {
+		// The client sees EOF when the server's stdout ends, not after the recording
+		// is finished.
+		p.EndClient = func() { proxy.ReleaseStdout() }
+	}
 	res, err := s.Run(p, exec.Command(args[0], args[1:]...), in, std.out, std.err)
 	reportErr := c.stages.report(std.err, "record", s.Report())
 	switch {

@@ -16,6 +16,9 @@
 // delta instead, then turn/completed; each delta's text starts with the time it was
 // written and the time it was due ("t<unix-ns> d<unix-ns> "), for the client to
 // measure each frame's latency.
+//
+// With -exited FILE, the time it exits is written to FILE, for a bench that times
+// what a proxy does after the server is gone.
 package main
 
 import (
@@ -38,6 +41,7 @@ func main() {
 	bigEvery := flag.Int("big-every", 100, "with -stream, every `N`th delta is a large command-output delta")
 	bigKB := flag.Int("big-kb", 200, "with -stream, the large deltas' size in `KB`")
 	interval := flag.Duration("interval", 200*time.Microsecond, "with -stream, the pause between deltas")
+	exited := flag.String("exited", "", "when stdin ends and every answer is written, write the time (Unix ns) to `FILE` and exit")
 	flag.Parse()
 	if *fixture == "" {
 		fmt.Fprintln(os.Stderr, "benchserver: -fixture FILE is required")
@@ -55,6 +59,10 @@ func main() {
 	if err := s.serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "benchserver:", err)
 		os.Exit(1)
+	}
+	if *exited != "" {
+		// Written last, for a bench measuring what happens after the server's exit.
+		os.WriteFile(*exited, []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o600)
 	}
 }
 

@@ -1,0 +1,237 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The bulk bench: a client that sends many turn/start at once, closes its stdin after
+// the last one and reads the streamed turns to EOF, as a test suite driving Codex
+// does. internal/benchserver answers each with the recorded turn (75 KB) and exits
+// when its stdin ends. Each path runs the same session in turn; throughput is the
+// bytes read per second from the first request to EOF, reported as a ratio to the
+// server alone by scripts/bench.sh. For the record paths the bench also times what
+// is left after the server: from its exit to the client's EOF, and to codexrec's exit.
+
+// bulkModes are codexrec record's modes, by the flags that make them.
+var bulkModes = []struct{ name, flags string }{
+	{"plain", "--no-validate --no-sanitize"},
+	{"validate", "--no-sanitize"},
+	{"sanitize", "--no-validate"},
+	{"defaults", ""},
+}
+
+// bulkPaths are the paths of the bulk bench: the server alone, the C relay, each
+// record mode, and with CODEXREC_BASE each record mode of the base build.
+func bulkPaths() []string {
+	if p := os.Getenv("BENCH_PATHS"); p != "" {
+		return strings.Split(p, ",")
+	}
+	paths := []string{"server", "relay-c"}
+	for _, m := range bulkModes {
+		paths = append(paths, m.name)
+	}
+	if os.Getenv("CODEXREC_BASE") != "" {
+		for _, m := range bulkModes {
+			paths = append(paths, "base-"+m.name)
+		}
+	}
+	return paths
+}
+
+// bulkArgv is the command line of path around the server argv.
+func bulkArgv(b *testing.B, path, relay, rec string, server []string) []string {
+	switch path {
+	case "server":
+		return server
+	case "relay-c":
+		return append([]string{relay}, server...)
+	}
+	bin, mode := codexrecBin, path
+	if m, ok := strings.CutPrefix(path, "base-"); ok {
+		bin, mode = os.Getenv("CODEXREC_BASE"), m
+	}
+	for _, m := range bulkModes {
+		if m.name == mode {
+			argv := append([]string{bin, "record", "--force", "-o", rec}, strings.Fields(m.flags)...)
+			return append(append(argv, "--"), server...)
+		}
+	}
+	b.Fatalf("unknown path %s", path)
+	return nil
+}
+
+// bulkInput is a session of n pipelined turns.
+func bulkInput(n int) []byte {
+	var in bytes.Buffer
+	in.WriteString(`{"id":0,"jsonrpc":"2.0","method":"initialize","params":{"clientInfo":{"name":"codexrec-bench","title":"codexrec bench","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"initialized"}` + "\n")
+	in.WriteString(`{"id":1,"jsonrpc":"2.0","method":"thread/start","params":{"approvalPolicy":"never","cwd":"/tmp","sandbox":"read-only"}}` + "\n")
+	for i := range n {
+		fmt.Fprintf(&in, `{"id":%d,"jsonrpc":"2.0","method":"turn/start","params":{"input":[{"text":"Print a greeting with echo.","type":"text"}],"threadId":"01a226fa-5ad0-7210-8202-b6b8e14b6ed2"}}`+"\n", i+2)
+	}
+	return in.Bytes()
+}
+
+// bulkRun is one bulk session along one path.
+type bulkRun struct {
+	bytes, frames  int64
+	tput           time.Duration // first request to EOF
+	toEOF, toExit  time.Duration // the server's exit to the client's EOF, to the process's exit
+	recordedFrames int64
+}
+
+func runBulk(b *testing.B, argv []string, input []byte, exited, rec string) bulkRun {
+	os.Remove(exited)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = io.Discard
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	if f, ok := out.(*os.File); ok {
+		growPipe(f)
+	}
+	go func() {
+		in.Write(input)
+		in.Close()
+	}()
+	var r bulkRun
+	br := bufio.NewReaderSize(out, 4<<20)
+	for {
+		line, err := br.ReadSlice('\n')
+		r.bytes += int64(len(line))
+		if err == nil {
+			r.frames++
+			continue
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != io.EOF {
+			b.Fatalf("%s: reading: %v", argv[0], err)
+		}
+		break
+	}
+	eof := time.Now()
+	r.tput = eof.Sub(t0)
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("%s: %v", strings.Join(argv, " "), err)
+	}
+	end := time.Now()
+	if stamp, err := os.ReadFile(exited); err == nil {
+		ns, _ := strconv.ParseInt(string(stamp), 10, 64)
+		at := time.Unix(0, ns)
+		r.toEOF, r.toExit = eof.Sub(at), end.Sub(at)
+	}
+	if rec != "" {
+		assertTrailer(b, rec, int64(bytes.Count(input, []byte("\n"))), r.frames)
+		os.Remove(rec)
+	}
+	return r
+}
+
+// busyLoops starts one busy loop per CPU (contention, as on a shared CI runner) and
+// returns the func that stops them.
+func busyLoops(b *testing.B) func() {
+	var cmds []*exec.Cmd
+	for range runtime.NumCPU() {
+		c := exec.Command("sh", "-c", "while :; do :; done")
+		if err := c.Start(); err != nil {
+			b.Fatal(err)
+		}
+		cmds = append(cmds, c)
+	}
+	return func() {
+		for _, c := range cmds {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}
+}
+
+// BenchmarkBulk runs b.N rounds; in each, every path in turn (the order rotating)
+// runs a session of BENCH_TURNS pipelined turns (default 1350, about 100 MB), quiet and then
+// (BENCH_BUSY=0 leaves it out) with a busy loop per CPU. Reported per path and
+// shape: MB/s; per record path, the median time from the server's exit to the
+// client's EOF and to codexrec's exit. Every recording's trailer must count every
+// frame, and every path must deliver as many bytes as the server alone.
+func BenchmarkBulk(b *testing.B) {
+	server, relay := buildBenchTools(b)
+	dir := b.TempDir()
+	exited := filepath.Join(dir, "exited")
+	argv := []string{server, "-fixture", turnFixture, "-exited", exited}
+	input := bulkInput(envInt("BENCH_TURNS", 1350))
+	var paths []string
+	for _, p := range bulkPaths() {
+		if p != "relay-c" || relay != "" {
+			paths = append(paths, p)
+		}
+	}
+	shapes := []string{"quiet", "busy"}
+	if os.Getenv("BENCH_BUSY") == "0" {
+		shapes = shapes[:1]
+	}
+	type key struct{ path, shape string }
+	tput := map[key][]float64{}
+	toEOF, toExit := map[string][]time.Duration{}, map[string][]time.Duration{}
+	var want int64
+	b.ResetTimer()
+	for r := range b.N {
+		for _, shape := range shapes {
+			stop := func() {}
+			if shape == "busy" {
+				stop = busyLoops(b)
+			}
+			for i := range paths {
+				p := paths[(i+r)%len(paths)]
+				rec := ""
+				if p != "server" && p != "relay-c" {
+					rec = filepath.Join(dir, "bulk.jsonl")
+				}
+				res := runBulk(b, bulkArgv(b, p, relay, rec, argv), input, exited, rec)
+				if want == 0 {
+					want = res.bytes
+				}
+				if res.bytes != want {
+					b.Fatalf("%s delivered %d bytes, another path %d", p, res.bytes, want)
+				}
+				tput[key{p, shape}] = append(tput[key{p, shape}], float64(res.bytes)/res.tput.Seconds()/1e6)
+				if rec != "" && shape == "quiet" {
+					toEOF[p] = append(toEOF[p], res.toEOF)
+					toExit[p] = append(toExit[p], res.toExit)
+				}
+			}
+			stop()
+		}
+	}
+	b.StopTimer()
+	for _, p := range paths {
+		for _, shape := range shapes {
+			v := tput[key{p, shape}]
+			sum := 0.0
+			for _, x := range v {
+				sum += x
+			}
+			b.ReportMetric(sum/float64(len(v)), p+"-"+shape+"-MB/s")
+		}
+		if d := toEOF[p]; len(d) > 0 {
+			b.ReportMetric(float64(percentile(d, 0.5).Microseconds())/1000, p+"-exit-to-eof-ms")
+			b.ReportMetric(float64(percentile(toExit[p], 0.5).Microseconds())/1000, p+"-exit-to-exit-ms")
+		}
+	}
+	b.ReportMetric(float64(want)/1e6, "session-MB")
+	b.ReportMetric(0, "frames-lost")
+}

@@ -1,0 +1,84 @@
+package main_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/wire"
+)
+
+// startupReplay is the recording the start-up bench replays (42 frames).
+const startupReplay = "../../fixtures/hermetic/0.171.0/plain.jsonl"
+
+// BenchmarkStartup times whole short runs of codexrec, alternating this build and
+// CODEXREC_BASE's: `record -o F -- true` with defaults and with every stage off, and
+// a replay of a short recording driven by its own client frames, directly and as a
+// shim replays it (record --mode replay, this build only: older ones lack --mode). Reported per case and build: the median CPU time (user + system, as the
+// kernel counts it for the process and the children it waited for: `true` costs a
+// fraction of a millisecond) and wall time.
+func BenchmarkStartup(b *testing.B) {
+	rec, err := recorder.ReadFile(startupReplay)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var client bytes.Buffer
+	for _, e := range rec.Entries {
+		if e.Type == recorder.TypeFrame && e.Dir == wire.ClientToServer {
+			client.Write(e.Line)
+		}
+	}
+	out := filepath.Join(b.TempDir(), "r.jsonl")
+	cases := []struct {
+		name   string
+		args   []string
+		stdin  []byte
+		noBase bool // the base may predate it
+	}{
+		{"record-true", []string{"record", "--force", "-o", out, "--", "true"}, nil, false},
+		{"record-true-off", []string{"record", "--no-validate", "--no-sanitize", "--no-leak-guard", "--force", "-o", out, "--", "true"}, nil, false},
+		{"replay", []string{"replay", startupReplay}, client.Bytes(), false},
+		{"shim-replay", []string{"record", "--mode", "replay", "-o", startupReplay, "--", "codex", "app-server"}, client.Bytes(), true},
+	}
+	builds := map[string]string{"": codexrecBin}
+	if base := os.Getenv("CODEXREC_BASE"); base != "" {
+		builds["base-"] = base
+	}
+	cpu, wall := map[string][]time.Duration{}, map[string][]time.Duration{}
+	runs := envInt("BENCH_STARTS", 20)
+	b.ResetTimer()
+	for range b.N {
+		for range runs {
+			for _, c := range cases {
+				for prefix, bin := range builds {
+					if prefix != "" && c.noBase {
+						continue
+					}
+					cmd := exec.Command(bin, c.args...)
+					cmd.Stdin = bytes.NewReader(c.stdin)
+					var stdout bytes.Buffer
+					cmd.Stdout = &stdout
+					t0 := time.Now()
+					if err := cmd.Run(); err != nil {
+						b.Fatalf("%s%s: %v", prefix, c.name, err)
+					}
+					wall[prefix+c.name] = append(wall[prefix+c.name], time.Since(t0))
+					ps := cmd.ProcessState
+					cpu[prefix+c.name] = append(cpu[prefix+c.name], ps.UserTime()+ps.SystemTime())
+					if c.stdin != nil && stdout.Len() == 0 {
+						b.Fatalf("%s%s: the replay answered nothing", prefix, c.name)
+					}
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	for name := range cpu {
+		b.ReportMetric(float64(percentile(cpu[name], 0.5).Microseconds())/1000, name+"-cpu-ms")
+		b.ReportMetric(float64(percentile(wall[name], 0.5).Microseconds())/1000, name+"-wall-ms")
+	}
+}

@@ -1,0 +1,217 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/codexrec/codexrec/sanitize"
+)
+
+// guardFollower runs the leak guard's detecting pass while the session goes: it
+// follows the recording's temporary file as the writer fills it, on a goroutine of
+// its own (off the forwarding path and off the tap's), and feeds each line to a
+// sanitize.GuardFeed. At the end only the bytes written since its last read are left
+// to check; a file it found clean is published without a second reading, and any
+// other goes through GuardRedact as before.
+type guardFollower struct {
+	feed *sanitize.GuardFeed
+	f    *os.File
+
+	mu        sync.Mutex
+	size      int64 // bytes the writer has written so far
+	rewritten bool  // the writer cut the file back: what was read may be stale
+	ending    bool  // the writer is done: read to size, then stop
+	stopped   bool  // the follower ended
+	checked   int64 // bytes the follower has checked
+	read      int64 // bytes the follower has read (written by its goroutine only)
+	caughtUp  sync.Cond
+	wake      chan struct{}
+
+	done  chan struct{}
+	clean bool // set before done is closed
+}
+
+// followGuard starts following the temporary file tmp with the guard's feed; nil
+// when the file cannot be opened (the guard then reads it at the end).
+func followGuard(g *sanitize.Sanitizer, tmp string) *guardFollower {
+	f, err := os.Open(tmp)
+	if err != nil {
+		return nil
+	}
+	gf := &guardFollower{feed: g.NewGuardFeed(), f: f, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	gf.caughtUp.L = &gf.mu
+	go gf.run()
+	return gf
+}
+
+// written is the writer's Written hook. It waits while the follower is more than
+// MaxLag behind, so that at the end little is left to check.
+func (g *guardFollower) written(size int64) {
+	g.mu.Lock()
+	if size < 0 {
+		g.rewritten = true
+	} else {
+		g.size = size
+	}
+	g.mu.Unlock()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+	g.mu.Lock()
+	// Unread bytes count, not unchecked ones: a line the writer writes in parts
+	// (a long frame) is checked only once its last part is written.
+	for g.size-g.read > MaxLag && !g.stopped && !g.rewritten {
+		g.caughtUp.Wait()
+	}
+	g.mu.Unlock()
+}
+
+// progress records what the follower has checked and wakes a waiting writer.
+func (g *guardFollower) progress(off int64, stopped bool) {
+	g.mu.Lock()
+	g.checked, g.stopped = off, g.stopped || stopped
+	g.mu.Unlock()
+	g.caughtUp.Broadcast()
+}
+
+// finish waits for the follower to have read everything written and reports
+// whether all of it was clean.
+func (g *guardFollower) finish() bool {
+	g.stop()
+	<-g.done
+	return g.clean
+}
+
+// stop tells the follower the writer is done; it reads what is left and ends.
+func (g *guardFollower) stop() {
+	g.mu.Lock()
+	g.ending = true
+	g.mu.Unlock()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// readChunk is the most the follower reads at a time.
+const readChunk = 1 << 20
+
+// Read reads the file from where the follower is, waiting for the writer while it
+// has written nothing more, until the writer is done (io.EOF at the end of what it
+// wrote). A file the writer cut back is an error: the guard then reads it whole.
+func (g *guardFollower) Read(p []byte) (int, error) {
+	g.mu.Lock()
+	for g.size <= g.read && !g.ending && !g.rewritten {
+		g.mu.Unlock()
+		<-g.wake
+		g.mu.Lock()
+	}
+	size, rewritten := g.size, g.rewritten
+	g.mu.Unlock()
+	if rewritten {
+		return 0, errRewritten
+	}
+	if size <= g.read {
+		return 0, io.EOF
+	}
+	n, err := g.f.ReadAt(p[:min(int64(len(p)), size-g.read, readChunk)], g.read)
+	g.mu.Lock()
+	g.read += int64(n)
+	g.mu.Unlock()
+	g.caughtUp.Broadcast()
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+var errRewritten = errors.New("the recording was cut back")
+
+// maxFollowed is the longest line the follower checks: a longer one is left to the
+// guard's reading of the whole file at the end, once the session has let go of the
+// line, so that the line is never held twice (the pipeline's and the follower's).
+const maxFollowed = 1 << 20
+
+func (g *guardFollower) run() {
+	defer close(g.done)
+	defer g.f.Close()
+	var checked int64
+	defer func() { g.progress(checked, true) }()
+	buf := make([]byte, 0, 256<<10)
+	first := true     // the header
+	skipping := false // inside a line longer than maxFollowed
+	whole := true     // every line was checked
+	for {
+		n, err := g.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		rest := buf
+		for len(rest) > 0 {
+			i := bytes.IndexByte(rest, '\n') + 1
+			if i == 0 {
+				break
+			}
+			line := rest[:i]
+			rest = rest[i:]
+			if skipping {
+				skipping = false
+				continue
+			}
+			if first {
+				line, first = withoutRuleNames(line), false
+			}
+			g.feed.Line(line)
+		}
+		switch {
+		case skipping:
+			rest = nil
+		case len(rest) > maxFollowed:
+			skipping, whole, rest = true, false, nil
+		case len(rest) == cap(buf):
+			buf = append(buf, 0)[:len(buf)] // a line longer than the buffer
+		}
+		checked += int64(len(buf) - len(rest))
+		buf = buf[:copy(buf, rest)]
+		g.progress(checked, false)
+		if err == io.EOF {
+			if len(buf) > 0 && !skipping {
+				g.feed.Line(buf) // the last line, without its newline
+			}
+			g.clean = whole && g.feed.Clean()
+			return
+		}
+		if err != nil {
+			return // not clean: the guard reads the file at the end
+		}
+	}
+}
+
+// ruleNames is how a header made by this program lists the sanitizer's rules.
+var ruleNames = sync.OnceValue(func() []byte {
+	b, _ := json.Marshal(sanitize.RuleNames())
+	return append([]byte(`"sanitize":{"rules":`), b...)
+})
+
+// withoutRuleNames returns the header line with the list of the sanitizer's rules
+// blanked out when it is exactly this program's list: the program's own constants,
+// never what crossed the wire, and each names a keyword of its rule, so checking
+// them would only compile every rule's expressions. Anything else in the header (the
+// command, the notes, the names of maps and secret variables, a list copied from
+// another recording) is checked.
+func withoutRuleNames(line []byte) []byte {
+	names := ruleNames()
+	i := bytes.Index(line, names)
+	if i < 0 {
+		return line
+	}
+	out := bytes.Clone(line)
+	start := i + len(`"sanitize":{"rules":[`)
+	for k := start; k < i+len(names)-1; k++ {
+		out[k] = ' '
+	}
+	return out
+}

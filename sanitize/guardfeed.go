@@ -1,0 +1,102 @@
+package sanitize
+
+import (
+	"bytes"
+
+	"github.com/tidwall/gjson"
+)
+
+// GuardFeed runs the leak guard's detecting pass over a recording while it is being
+// written: its lines are fed in file order as they reach the file, and each is
+// checked as GuardRedact's first pass checks it (the guard's own sanitizer, deltas
+// joined per stream and sanitized knowing the next frame, then the scan). Clean says
+// whether the whole file was found clean; only a file that is not (or that holds a
+// delta longer than 1 MB, which the feed does not copy) needs GuardRedact at the end. It does not change the file; it is not safe for concurrent use.
+type GuardFeed struct {
+	z, g  *Sanitizer
+	found bool
+	// held is a delta line waiting for the next frame line (its lookahead), and the
+	// lines fed after it until then, in order.
+	held [][]byte
+}
+
+// NewGuardFeed starts a feed with z's rules and known secrets.
+func (z *Sanitizer) NewGuardFeed() *GuardFeed {
+	return &GuardFeed{z: z, g: z.guardSanitizer()}
+}
+
+// Line checks one line of the recording (with or without its newline). The feed
+// keeps no reference to line after the call, except a copy of a delta's line and of
+// the lines after it until the next frame line arrives.
+func (f *GuardFeed) Line(line []byte) {
+	if f.found {
+		return // GuardRedact will read the file anyway
+	}
+	content := bytes.TrimSuffix(line, []byte("\n"))
+	if len(f.held) > 0 {
+		if len(bytes.TrimSpace(content)) > 0 && isFrameLine(content) {
+			f.release(Lookahead(content))
+		} else {
+			f.held = append(f.held, bytes.Clone(line))
+			return
+		}
+	}
+	f.check(line, content)
+}
+
+// maxFedDelta is the longest delta line the feed copies to check it knowing its
+// successor; a longer one leaves the file to GuardRedact, which reads it in place.
+const maxFedDelta = 1 << 20
+
+// check runs the guard on one line, holding it instead when it is a delta.
+func (f *GuardFeed) check(line, content []byte) {
+	if len(bytes.TrimSpace(content)) == 0 {
+		return
+	}
+	// Whether the line is JSON is asked only when it matters (the sanitizer asks
+	// only of a line it found something in): the check reads the whole line.
+	if _, _, _, ok := deltaRaw(content); ok && gjson.ValidBytes(content) {
+		if len(line) > maxFedDelta {
+			// Not copied to wait for its successor: the file is read at the end, where
+			// the successor's start is read from the file (GuardRedact).
+			f.found = true
+			return
+		}
+		f.held = append(f.held, bytes.Clone(line))
+		return
+	}
+	_, reds := f.g.frameWith(line, content, func() bool { return gjson.ValidBytes(content) }, nil)
+	f.note(content, reds)
+}
+
+// release checks the held delta knowing the frame after it (next, as Lookahead
+// gives it; nil when none follows), then the lines held after it.
+func (f *GuardFeed) release(next []byte) {
+	held := f.held
+	f.held = nil
+	line := held[0]
+	content := bytes.TrimSuffix(line, []byte("\n"))
+	_, reds := f.g.FrameFollowedBy(line, true, next)
+	f.note(content, reds)
+	for _, l := range held[1:] {
+		if f.found {
+			return
+		}
+		f.check(l, bytes.TrimSuffix(l, []byte("\n")))
+	}
+}
+
+func (f *GuardFeed) note(content []byte, reds []Redaction) {
+	if len(reds) > 0 || len(f.z.scanLine(content, 0, nil)) > 0 {
+		f.found = true
+	}
+}
+
+// Clean ends the feed: whether nothing the guard detects was fed. A false answer
+// means the file must go through GuardRedact.
+func (f *GuardFeed) Clean() bool {
+	for len(f.held) > 0 && !f.found {
+		f.release(nil)
+	}
+	return !f.found
+}
