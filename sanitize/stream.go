@@ -126,7 +126,12 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	}
 	var spans []span
 	big := v.n > 2*tailLen // a partial view is always big
-	hot := big || z.windowHot(st.tail, v.head, right, cold)
+	hot := big
+	if !hot && !(st.hot && v.n < tailLen) {
+		// (A hot tail the text is too short to push out stays hot, and is searched
+		// with the text whatever the window shows: nothing here depends on it then.)
+		hot = z.windowHot(st.tail, v.head, right, cold)
+	}
 	switch {
 	case partial:
 		// Clean: the text holds nothing itself; only its junctions can.
