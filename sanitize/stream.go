@@ -300,8 +300,9 @@ func allTokenBytes(b []byte) bool {
 	return true
 }
 
-// contPad is how far continuedSpans continues a token.
-const contPad = 32
+// contPad is how far continuedSpans continues a token, contLook how far before it
+// it reads.
+const contPad, contLook = 32, 320
 
 // continuedSpans finds the secrets of text that end in a token running on through
 // right (the next delta, all token bytes) and maybe past it: the window is searched
@@ -328,6 +329,8 @@ func (z *Sanitizer) continuedSpans(left, text, right []byte) []span {
 			return nil // no letter or digit to go on with
 		}
 	}
+	// The window: the token and the contLook bytes before it (context rules look no
+	// further back), the next delta and the pad.
 	var w []byte
 	off := 0
 	if n <= 2*tailLen {
@@ -335,9 +338,16 @@ func (z *Sanitizer) continuedSpans(left, text, right []byte) []span {
 	} else {
 		w, off = concat(text[n-tailLen:], right), tailLen-n // its right junction
 	}
+	tok := len(w) - (len(end) - i)
+	if cut := max(0, tok-contLook); cut > 0 {
+		w, off = w[cut:], off-cut
+	}
 	real := len(w)
 	w = append(w, pad...)
 	f := z.filterFor(w, false).text()
+	if f.empty() {
+		return nil
+	}
 	found := z.find(w, &f, nil, false)
 	found = z.base64Spans(w, found, false, 0)
 	var spans []span
