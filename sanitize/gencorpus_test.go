@@ -307,8 +307,9 @@ func FuzzGuardAfterSanitizeCorpus(f *testing.F) {
 		if mid := text[a:b]; c.Secret != nil && strings.Trim(mid, tokenChars) != "" {
 			// Recall wherever the cuts fall: nothing of the secret survives. (Not when
 			// the middle delta is empty or lies wholly inside a token: the first delta
-			// then sees neither the token's end nor the next-but-one delta, and only
-			// rules with a prefix find the start; see Limits in docs/sanitize.md.)
+			// then sees neither the token's end nor the next-but-one delta: rules
+			// with a prefix find the start, others only as far as the token continued
+			// lets them (TestSplitThreeInsideToken); see Limits in docs/sanitize.md.)
 			if leak, _ := corpus.JudgeGen(fc, caseLines(splitLines(data), lines[0])); leak != "" {
 				t.Fatalf("%s/%s cut at %d, %d: leaked %s", c.Kind, c.Placement, a, b, leak)
 			}

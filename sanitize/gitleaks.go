@@ -59,7 +59,8 @@ func (r *glRule) compiled() *glRule {
 type glAllow struct {
 	target    string
 	re        []*regexp.Regexp
-	stopwords []string // lower case
+	quick     []func([]byte) (match, decided bool) // by re, nil where none (allowQuick)
+	stopwords []string                             // lower case
 }
 
 // gitleaksRules are the generated rules, made once per process when the first
@@ -78,6 +79,7 @@ func compileAllow(a glAllowData) glAllow {
 	c := glAllow{target: a.target}
 	for _, re := range a.regexes {
 		c.re = append(c.re, regexp.MustCompile(re))
+		c.quick = append(c.quick, allowQuick(re))
 	}
 	for _, w := range a.stopwords {
 		c.stopwords = append(c.stopwords, strings.ToLower(w))
@@ -95,7 +97,15 @@ func (a *glAllow) allowed(secret, match, line []byte) bool {
 	case "line":
 		target = line
 	}
-	for _, re := range a.re {
+	for i, re := range a.re {
+		if q := a.quick[i]; q != nil {
+			if m, ok := q(target); ok {
+				if m {
+					return true
+				}
+				continue
+			}
+		}
 		if re.Match(target) {
 			return true
 		}

@@ -126,7 +126,12 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	}
 	var spans []span
 	big := v.n > 2*tailLen // a partial view is always big
-	hot := big || z.windowHot(st.tail, v.head, right, cold)
+	hot := big
+	if !hot && !(st.hot && v.n < tailLen) {
+		// (A hot tail the text is too short to push out stays hot, and is searched
+		// with the text whatever the window shows: nothing here depends on it then.)
+		hot = z.windowHot(st.tail, v.head, right, cold)
+	}
 	switch {
 	case partial:
 		// Clean: the text holds nothing itself; only its junctions can.
@@ -165,6 +170,9 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 		// The next delta is all one token with this one's end: where the token ends
 		// is not known (a third delta may go on), as when the next is unknown.
 		sameStream = false
+		if !partial && (st.hot || hot) {
+			spans = append(spans, z.continuedSpans(st.tail, v.head, right)...)
+		}
 	}
 	if !sameStream {
 		// The next delta of this stream is unknown: fall back to the edge heuristics.
@@ -290,4 +298,66 @@ func allTokenBytes(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// contPad is how far continuedSpans continues a token, contLook how far before it
+// it reads.
+const contPad, contLook = 32, 320
+
+// continuedSpans finds the secrets of text that end in a token running on through
+// right (the next delta, all token bytes) and maybe past it: the window is searched
+// once more with the token continued by its own letters and digits, so that a rule
+// needing a longer value than the two deltas show (vault login's 20 characters) finds
+// this delta's part. Each span gets the placeholder of what the window really shows.
+// Spans are in text's coordinates.
+func (z *Sanitizer) continuedSpans(left, text, right []byte) []span {
+	n := len(text)
+	end := concat(text[max(0, n-tailLen):], right)
+	i := len(end)
+	for i > 0 && isTokenByte(end[i-1]) {
+		i--
+	}
+	var pad []byte
+	for len(pad) < contPad {
+		k := len(pad)
+		for _, c := range end[i:] {
+			if isWordByte(c) && c != '_' && len(pad) < contPad {
+				pad = append(pad, c)
+			}
+		}
+		if len(pad) == k {
+			return nil // no letter or digit to go on with
+		}
+	}
+	// The window: the token and the contLook bytes before it (context rules look no
+	// further back), the next delta and the pad.
+	var w []byte
+	off := 0
+	if n <= 2*tailLen {
+		w, off = concat(concat(left, text), right), len(left)
+	} else {
+		w, off = concat(text[n-tailLen:], right), tailLen-n // its right junction
+	}
+	tok := len(w) - (len(end) - i)
+	if cut := max(0, tok-contLook); cut > 0 {
+		w, off = w[cut:], off-cut
+	}
+	real := len(w)
+	w = append(w, pad...)
+	f := z.filterFor(w, false).text()
+	if f.empty() {
+		return nil
+	}
+	found := z.find(w, &f, nil, false)
+	found = z.base64Spans(w, found, false, 0)
+	var spans []span
+	for _, s := range found {
+		a, b := max(s.start-off, 0), min(s.end-off, n)
+		if s.rule == "" || b <= a || s.end-off < n {
+			continue // a path, outside text, or ending inside it (found without pad)
+		}
+		val := w[s.start:min(s.end, real)]
+		spans = append(spans, span{a, b, s.rule, z.placeholder(s.rule, val), val})
+	}
+	return spans
 }

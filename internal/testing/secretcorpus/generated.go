@@ -50,7 +50,7 @@ type GenCase struct {
 // GenPlacements are the placements every secret gets.
 var GenPlacements = []string{
 	"output", "stderr-lines", "error-message", "aggregated", "split-2", "split-3", "base64-split-2",
-	"percent", "json-in-json", "u-escapes", "base64-wrap-60", "base64-wrap-76",
+	"percent", "json-in-json", "u-escapes", "base64-wrap-60", "base64-wrap-76", "ids",
 }
 
 // pieces cuts v into parts of a third (at least 8 bytes; whole when shorter): any
@@ -356,6 +356,17 @@ func genPlace(text, p, id string, r *rand.Rand) []Frame {
 			n = 76
 		}
 		return []Frame{s2c(outputDelta(id, "$ base64 -w "+fmt.Sprint(n)+" secret.txt\n"+wrap(base64.StdEncoding.EncodeToString([]byte(text+"\n")), n)+"\n"))}
+	case "ids":
+		// The secret as a JSON-RPC id (a request, its response, an error response)
+		// and as the id-like fields of a notification (thread, turn, item ids).
+		v := jsonString(text)
+		return []Frame{
+			{"c2s", `{"id":` + v + `,"method":"thread/start","params":{"cwd":"/work"}}`},
+			s2c(`{"id":` + v + `,"result":{"thread":{"id":` + v + `}}}`),
+			{"c2s", `{"id":` + v + `,"method":"turn/start","params":{"threadId":` + v + `,"input":[]}}`},
+			s2c(`{"id":` + v + `,"error":{"code":-32600,"message":"unknown thread"}}`),
+			s2c(`{"method":"item/started","params":{"threadId":` + v + `,"turnId":` + v + `,"item":{"type":"commandExecution","id":` + v + `,"command":"ls","cwd":"/work","status":"inProgress"}}}`),
+		}
 	}
 	panic("unknown placement " + p)
 }
