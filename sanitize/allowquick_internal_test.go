@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 )
 
 // TestAllowQuick checks that the allowlists' quick tests decide exactly as their

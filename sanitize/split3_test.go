@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	corpus "github.com/codexrec/codexrec/internal/secretcorpus"
+	corpus "github.com/codexrec/codexrec/internal/testing/secretcorpus"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
