@@ -39,13 +39,13 @@ func TestRepeats(t *testing.T) {
 		{"three model/list", replay.Server{}, []string{init0, inited, list("1"), list("7"), cfg, list(`"x"`)}, true,
 			[]string{"client line 4: request model/list repeated: answered as recorded (seq 3)", "client line 6: request model/list repeated"}, 2},
 		{"no repeats", replay.Server{NoRepeats: true}, []string{init0, inited, list("1"), list("7"), cfg}, false,
-			[]string{"accepted by: no --no-repeats"}, 0},
+			[]string{"accepted by: NoRepeats: false"}, 0},
 		{"not idempotent", replay.Server{}, []string{init0, inited, list("1"), cfg, `{"id":9,"method":"config/read","params":{"x":1}}`}, false,
 			[]string{"client line 5 matched nothing"}, 0},
 		{"added to the idempotent methods", replay.Server{Idempotent: []string{"initialize"}}, []string{init0, init0, inited, list("1"), cfg}, true,
 			[]string{"client line 2: request initialize repeated"}, 1},
 		{"suggests adding it", replay.Server{}, []string{init0, init0, inited, list("1"), cfg}, false,
-			[]string{"accepted by: --idempotent initialize"}, 0},
+			[]string{"accepted by: Idempotent: initialize"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := tc.srv

@@ -116,7 +116,7 @@ func TestIgnoreRuleAcceptsChangedPrompt(t *testing.T) {
 	if err == nil {
 		t.Fatal("a changed prompt replayed without a rule")
 	}
-	if !strings.Contains(log, "; or --ignore turn/start:/params/input/*/text (") {
+	if !strings.Contains(log, "; or Rules: ignore turn/start:/params/input/*/text (") {
 		t.Errorf("the diagnostic names no rule:\n%s", log)
 	}
 	log, err = changedPrompt(t, &replay.Server{Script: load(t, path, 0), Rules: rules(t, "turn/start:/params/input/*/text")})

@@ -28,7 +28,6 @@ type exportConfig struct {
 	format   string
 	out      string
 	force    bool
-	reveal   bool
 	endpoint string
 }
 
@@ -37,7 +36,6 @@ func exportFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.format, "format", "", "`FORMAT`: har (HTTP Archive 1.2), otlp (OTLP/JSON traces) or jsonl (one message a line) (required)")
 	fs.StringVar(&c.out, "o", "", "write to `OUT` (required; - for stdout)")
 	fs.BoolVar(&c.force, "force", false, "overwrite OUT if it exists")
-	fs.BoolVar(&c.reveal, "reveal", false, "write recorded text as it is, without masking secret-shaped text")
 	fs.StringVar(&c.endpoint, "endpoint", "", "with --format otlp, POST the traces to this OTLP/HTTP `URL` (http://HOST:4318 posts to /v1/traces) instead of writing -o")
 	return c
 }
@@ -66,7 +64,7 @@ func runExport(cfg any, args []string, std stdio) error {
 		warnProblems(std.err, "export", recordingProblems{rec})
 		recs = append(recs, rec)
 	}
-	opts := export.Options{Reveal: c.reveal, Creator: Version}
+	opts := export.Options{Reveal: std.reveal, Creator: Version}
 	if c.endpoint != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

@@ -39,7 +39,7 @@ func terminalOutput(name string, fs *flag.FlagSet, std stdio) (stdio, func() err
 	var outW *termtext.Writer
 	if !wireStdout[name] {
 		m := mode
-		if isSet(fs, "json") || isSet(fs, "jsonl") || name == "view" || name == "scenario from-recording" {
+		if isSet(fs, "json") || isSet(fs, "jsonl") || isValue(fs, "o", "-") || name == "view" || name == "scenario from-recording" {
 			m = termtext.JSON // data: values as recorded, only made safe to print
 		}
 		outW = termtext.New(std.out, m)
@@ -80,4 +80,14 @@ func terminalFile(w io.Writer) (*os.File, bool) {
 			return nil, false
 		}
 	}
+}
+
+// own returns the writer under the output layer, for the command's own text that
+// holds nothing recorded and must print as it is (serve's address with its access
+// token, which is secret-shaped).
+func own(w io.Writer) io.Writer {
+	if t, ok := w.(*termtext.Writer); ok {
+		return t.Unwrap()
+	}
+	return w
 }

@@ -22,6 +22,8 @@ func TestReplayMatchRules(t *testing.T) {
 	wrong := bytes.Replace(in, []byte("Say hello to codexrec."), []byte("Say goodbye."), 1)
 	// The server echoes the prompt (the user message item): the live one is spliced in.
 	echoed := bytes.ReplaceAll(out, []byte("Say hello to codexrec."), []byte("Say goodbye."))
+	cwd := t.TempDir()
+	echoed = restoredPaths(t, echoed, cwd)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -36,7 +38,7 @@ func TestReplayMatchRules(t *testing.T) {
 		{"bad pointer", []string{"--ignore", "turn/start:params"}, 2, "--ignore: ignore rule \"turn/start:params\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCodexrec(t, "", bytes.NewReader(wrong), append(append([]string{"replay"}, tc.args...), plain)...)
+			r := runCodexrec(t, "", bytes.NewReader(wrong), append(append([]string{"replay", "--cwd", cwd}, tc.args...), plain)...)
 			if r.code != tc.code || !bytes.Contains(r.stderr, []byte(tc.has)) {
 				t.Fatalf("exit %d, want %d with %q; stderr:\n%s", r.code, tc.code, tc.has, r.stderr)
 			}

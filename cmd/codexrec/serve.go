@@ -27,7 +27,6 @@ func init() {
 type serveConfig struct {
 	listen      string
 	allowRemote bool
-	reveal      bool
 	poll        time.Duration
 }
 
@@ -35,7 +34,6 @@ func serveFlags(fs *flag.FlagSet) any {
 	c := &serveConfig{}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow a --listen address that is not loopback (the token is then all that guards the recordings)")
-	fs.BoolVar(&c.reveal, "reveal", false, "show recorded text as it is, without masking secret-shaped text")
 	fs.DurationVar(&c.poll, "poll", 250*time.Millisecond, "how often to look for new recordings and new frames")
 	return c
 }
@@ -45,7 +43,7 @@ func runServe(cfg any, args []string, std stdio) error {
 	if !serve.IsLoopback(c.listen) && !c.allowRemote {
 		return usagef("--listen %s is not a loopback address (add --allow-remote to mean it)", c.listen)
 	}
-	srv, err := serve.New(serve.Options{Dirs: args, Reveal: c.reveal, Poll: c.poll})
+	srv, err := serve.New(serve.Options{Dirs: args, Reveal: std.reveal, Poll: c.poll})
 	if err != nil {
 		return usageOrIO(err)
 	}
@@ -56,7 +54,7 @@ func runServe(cfg any, args []string, std stdio) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(std.out, "http://%s/?token=%s\n", l.Addr(), srv.Token())
+	fmt.Fprintf(own(std.out), "http://%s/?token=%s\n", l.Addr(), srv.Token())
 	fmt.Fprintf(std.err, "codexrec serve: serving %d directories; open the address above (Ctrl-C stops)\n", max(len(args), 1))
 	return serve.Serve(ctx, l, srv.Handler())
 }
