@@ -95,6 +95,14 @@ func buildSession(rec *recorder.Recording) sessionData {
 	// Only requests' rows are kept to the end (their answer sets Pair and Latency
 	// later); other rows are dropped once their frame is made, and runs of deltas are
 	// marked as they end, so a recording of many frames costs one frameData each.
+	n := 0
+	for i := range rec.Entries {
+		switch rec.Entries[i].Type {
+		case recorder.TypeFrame, recorder.TypeSegment, recorder.TypeExit:
+			n++
+		}
+	}
+	s.Frames = make([]frameData, 0, n)
 	var requests []indexedRow
 	var index map[int64]int // seq -> index in s.Frames, made at the first note
 	var run pageRun
