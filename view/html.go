@@ -49,6 +49,8 @@ type sessionData struct {
 	Trailer *recorder.Trailer `json:"trailer"`
 	Blocks  []blockData       `json:"blocks"`
 	Frames  []frameData       `json:"frames"`
+	// stream, when set, yields the frames instead of Frames (WriteHTMLFile).
+	stream func(yield func(frameData) bool) error
 }
 
 type blockData struct {

@@ -42,19 +42,20 @@ func runView(cfg any, args []string, std stdio) error {
 	if c.out == "" {
 		return usagef("-o FILE is required")
 	}
-	rec, err := recorder.ReadFile(args[0])
-	if err != nil {
+	// The page is written from the file read twice, never held whole.
+	write := func(w io.Writer) error {
+		problems, err := view.Page{Reveal: std.reveal}.WriteHTMLFile(w, args[0])
+		warnProblems(std.err, "view", recordingProblems{&recorder.Recording{Name: args[0], Problems: problems}})
 		return err
 	}
-	warnProblems(std.err, "view", recordingProblems{rec})
 	if c.out == "-" {
 		bw := bufio.NewWriter(std.out)
-		if err := (view.Page{Reveal: std.reveal}).WriteHTML(bw, rec); err != nil {
+		if err := write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	return writeHTMLFile(c.out, c.force, func(f io.Writer) error { return view.Page{Reveal: std.reveal}.WriteHTML(f, rec) })
+	return writeHTMLFile(c.out, c.force, write)
 }
 
 // writeHTMLFile writes a page to path (0600: it holds recorded content) through a
