@@ -110,7 +110,7 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 		// would keep alive for the whole diff.
 		m := Message{Seq: e.Seq, Kind: e.Msg.Kind, Method: methods.of(e.Msg.Method)}
 		if js := e.JSON(); js != nil {
-			v, err := n.Message(js)
+			v, err := n.MessageInPlace(js) // the entry's line is ours and never modified
 			if err != nil {
 				return nil, fmt.Errorf("recording %s: frame %d: %w", name, e.Seq, err)
 			}
