@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/codexrec/codexrec/internal/normalize"
 	"github.com/codexrec/codexrec/recorder"
@@ -48,6 +49,18 @@ func (k keys) of(kind wire.Kind, method string) string {
 	return s
 }
 
+// strs interns strings.
+type strs map[string]string
+
+func (m strs) of(s string) string {
+	if v, ok := m[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	m[s] = s
+	return s
+}
+
 // Session is a recording loaded for diffing: its messages per direction, normalised
 // in file order with one Normalizer so id symbols are numbered across the session.
 type Session struct {
@@ -81,6 +94,7 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 	}
 	s := &Session{Name: name}
 	interned := keys{}
+	methods := strs{}
 	for e, err := range rd.Entries() {
 		if err != nil {
 			return nil, err
@@ -92,9 +106,11 @@ func Load(r io.Reader, name string, opts Options) (*Session, error) {
 			s.Stderr++
 			continue
 		}
-		m := Message{Seq: e.Seq, Kind: e.Msg.Kind, Method: e.Msg.Method}
+		// The method is interned: as read, it lies in the entry's line, which it
+		// would keep alive for the whole diff.
+		m := Message{Seq: e.Seq, Kind: e.Msg.Kind, Method: methods.of(e.Msg.Method)}
 		if js := e.JSON(); js != nil {
-			v, err := n.Message(js)
+			v, err := n.MessageInPlace(js) // the entry's line is ours and never modified
 			if err != nil {
 				return nil, fmt.Errorf("recording %s: frame %d: %w", name, e.Seq, err)
 			}

@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -18,7 +19,11 @@ import (
 
 // Reader reads a recording entry by entry, so memory stays proportional to one entry.
 type Reader struct {
-	lr      *wire.Reader
+	lr *wire.Reader
+	// mem, when set, is the whole recording in memory (ReadFile): lines are slices of
+	// it, not copies, and every frame's message is used where it lies.
+	mem     []byte
+	inMem   bool
 	name    string
 	lineNo  int
 	header  Header
@@ -39,8 +44,12 @@ type Reader struct {
 
 // NewReader reads the header from r. name is used in errors (a file name).
 func NewReader(r io.Reader, name string) (*Reader, error) {
-	rd := &Reader{lr: wire.NewReader(r), name: name}
-	line, err := rd.lr.ReadLine()
+	return newReader(&Reader{lr: wire.NewReader(r), name: name})
+}
+
+func newReader(rd *Reader) (*Reader, error) {
+	name := rd.name
+	line, err := rd.readLine()
 	rd.lineNo++
 	rd.off = int64(len(line))
 	rd.wholeOff = rd.off
@@ -104,7 +113,7 @@ func (r *Reader) Entries() iter.Seq2[Entry, error] {
 // collected, not errors.
 func (r *Reader) Next() (Entry, error) {
 	for {
-		line, err := r.lr.ReadLine()
+		line, err := r.readLine()
 		if err != nil {
 			if err == io.EOF {
 				r.atEOF()
@@ -160,6 +169,23 @@ func (r *Reader) Next() (Entry, error) {
 		}
 		return e, nil
 	}
+}
+
+// readLine returns the next line, a slice of mem or a new one from lr.
+func (r *Reader) readLine() ([]byte, error) {
+	if !r.inMem {
+		return r.lr.ReadLine()
+	}
+	if len(r.mem) == 0 {
+		return nil, io.EOF
+	}
+	n := len(r.mem)
+	if i := bytes.IndexByte(r.mem, '\n'); i >= 0 {
+		n = i + 1
+	}
+	line := r.mem[:n:n]
+	r.mem = r.mem[n:]
+	return line, nil
 }
 
 func (r *Reader) parse(line []byte) (Entry, error) {
@@ -266,7 +292,7 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 				return Entry{}, fmt.Errorf("frame %d: rawBase64: %w", e.Seq, err)
 			}
 			body = b
-		case hasMsg && !deep && len(msg) >= aliasMsg && msgAt > 0 && msgAt+len(msg) < len(content) && string(content[msgAt:msgAt+len(msg)]) == msg:
+		case hasMsg && !deep && (len(msg) >= aliasMsg || r.inMem) && msgAt > 0 && msgAt+len(msg) < len(content) && string(content[msgAt:msgAt+len(msg)]) == msg:
 			// A large message is used where it lies in the line, which is the
 			// reader's own (wire.ReadLine allocates it): a 100 MB frame is not
 			// copied once more. Its newline overwrites the entry's closing brace.
@@ -325,14 +351,30 @@ func ReadAll(r io.Reader, name string) (*Recording, error) {
 	return rec, nil
 }
 
-// ReadFile reads the recording at path.
+// ReadFile reads the recording at path. The file is read whole into one buffer that
+// the entries' lines and strings are slices of, and Entries is allocated once at its
+// line count: the recording costs its size plus one Entry a line, not a copy of every
+// line besides (a 1M-frame recording would otherwise take several times its size).
 func ReadFile(path string) (*Recording, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
-	defer f.Close()
-	return ReadAll(f, path)
+	rd, err := newReader(&Reader{mem: data, inMem: true, name: path})
+	if err != nil {
+		return nil, err
+	}
+	rec := &Recording{Name: path, Entries: make([]Entry, 0, max(bytes.Count(data, []byte{'\n'})-1, 0))}
+	for e, err := range rd.Entries() {
+		if err != nil {
+			return nil, err
+		}
+		rec.Entries = append(rec.Entries, e)
+	}
+	rec.Header = rd.Header()
+	rec.Trailer = rd.Trailer()
+	rec.Problems = rd.Problems()
+	return rec, nil
 }
 
 // Frames returns the frame entries, optionally only those of the given directions.

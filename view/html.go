@@ -49,6 +49,8 @@ type sessionData struct {
 	Trailer *recorder.Trailer `json:"trailer"`
 	Blocks  []blockData       `json:"blocks"`
 	Frames  []frameData       `json:"frames"`
+	// stream, when set, yields the frames instead of Frames (WriteHTMLFile).
+	stream func(yield func(frameData) bool) error
 }
 
 type blockData struct {
@@ -92,8 +94,20 @@ func recordingPage(rec *recorder.Recording) pageData {
 func buildSession(rec *recorder.Recording) sessionData {
 	s := sessionData{Name: rec.Name, Header: rec.Header, Trailer: rec.Trailer}
 	var b Builder
-	var rows []*Row
-	index := map[int64]int{} // seq -> index in s.Frames
+	// Only requests' rows are kept to the end (their answer sets Pair and Latency
+	// later); other rows are dropped once their frame is made, and runs of deltas are
+	// marked as they end, so a recording of many frames costs one frameData each.
+	n := 0
+	for i := range rec.Entries {
+		switch rec.Entries[i].Type {
+		case recorder.TypeFrame, recorder.TypeSegment, recorder.TypeExit:
+			n++
+		}
+	}
+	s.Frames = make([]frameData, 0, n)
+	var requests []indexedRow
+	var index map[int64]int // seq -> index in s.Frames, made at the first note
+	var run pageRun
 	var cur blockData
 	block := -1
 	newBlock := func(k blockData) {
@@ -111,66 +125,95 @@ func buildSession(rec *recorder.Recording) sessionData {
 					newBlock(k)
 				}
 			}
-			rows = append(rows, r)
-			index[r.Seq] = len(s.Frames)
+			if index != nil {
+				index[r.Seq] = len(s.Frames)
+			}
+			if r.Kind == wire.KindRequest {
+				requests = append(requests, indexedRow{len(s.Frames), r})
+			}
+			run.add(s.Frames, len(s.Frames), r)
 			s.Frames = append(s.Frames, frameOf(r, block))
 		case recorder.TypeFinding, recorder.TypeRedaction:
+			if index == nil {
+				index = make(map[int64]int, len(s.Frames))
+				for j := range s.Frames {
+					if s.Frames[j].Dir != "" {
+						index[s.Frames[j].Seq] = j
+					}
+				}
+			}
 			if j, ok := index[e.Seq]; ok {
 				s.Frames[j].Notes = append(s.Frames[j].Notes, NoteOf(e))
 			}
 		case recorder.TypeSegment:
 			b.Segment(e.Segment)
 			newBlock(blockData{Segment: e.Segment})
+			run.end(s.Frames)
 			s.Frames = append(s.Frames, frameData{T: e.Time.Seconds(), Block: block,
 				Summary: fmt.Sprintf("server process %d started: %s", e.Segment, strings.Join(e.Command, " "))})
-			rows = append(rows, nil)
 		case recorder.TypeExit:
+			run.end(s.Frames)
 			s.Frames = append(s.Frames, frameData{T: e.Time.Seconds(), Block: block, Summary: exitSummary(e)})
-			rows = append(rows, nil)
 		}
 	}
+	run.end(s.Frames)
 	// Pairs are known only once the answer arrived; copy them now.
-	for i, r := range rows {
-		if r != nil {
-			s.Frames[i].Pair, s.Frames[i].Latency = r.Pair, r.Latency.Seconds()
-		}
+	for _, q := range requests {
+		s.Frames[q.i].Pair, s.Frames[q.i].Latency = q.r.Pair, q.r.Latency.Seconds()
 	}
-	markRuns(s.Frames, rows)
 	return s
+}
+
+type indexedRow struct {
+	i int
+	r *Row
 }
 
 func frameOf(r *Row, block int) frameData {
 	f := frameData{Seq: r.Seq, T: r.Time.Seconds(), Dir: r.Dir.String(), Method: r.Method,
-		ID: string(r.ID), Block: block, Summary: r.Summary, Unpaired: r.Unpaired,
-		JSON: bytesString(wire.Content(r.Line))}
+		ID: string(r.ID), Block: block, Summary: r.Summary, Unpaired: r.Unpaired, Pair: r.Pair,
+		Latency: r.Latency.Seconds(), JSON: bytesString(wire.Content(r.Line))}
 	if r.Dir != wire.Stderr {
 		f.Kind = r.Kind.String()
 	}
 	return f
 }
 
-// markRuns marks runs of consecutive agent text deltas of one item, so the page can
-// show each run as one line holding the joined text.
-func markRuns(fs []frameData, rows []*Row) {
-	for i := 0; i < len(rows); {
-		r := rows[i]
-		if r == nil || !r.Delta {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(rows) && rows[j] != nil && rows[j].Delta && rows[j].Item == r.Item && rows[j].Dir == r.Dir {
-			j++
-		}
-		if j-i > 1 {
-			fs[i].Run = j - i
-			fs[i].RunText = rows[j-1].Text
-			for k := i + 1; k < j; k++ {
-				fs[k].InRun = true
-			}
-		}
-		i = j
+// pageRun marks runs of consecutive agent text deltas of one item, so the page can
+// show a run as one row with the joined text: the run's first frame gets Run and
+// RunText, the others InRun.
+type pageRun struct {
+	start, n int
+	item     string
+	dir      wire.Direction
+	text     string // the text so far at the run's last delta
+}
+
+// add notes the row of frame i (the next one).
+func (d *pageRun) add(fs []frameData, i int, r *Row) {
+	if d.n > 0 && (!r.Delta || r.Item != d.item || r.Dir != d.dir || d.start+d.n != i) {
+		d.end(fs)
 	}
+	if !r.Delta {
+		return
+	}
+	if d.n == 0 {
+		d.start, d.item, d.dir = i, r.Item, r.Dir
+	}
+	d.n++
+	d.text = r.Text
+}
+
+// end closes the run, if any, marking its frames (all in fs by now).
+func (d *pageRun) end(fs []frameData) {
+	if d.n > 1 {
+		fs[d.start].Run = d.n
+		fs[d.start].RunText = d.text
+		for k := d.start + 1; k < d.start+d.n; k++ {
+			fs[k].InRun = true
+		}
+	}
+	*d = pageRun{}
 }
 
 // writePage writes the page around data. The data block is JSON as encoding/json

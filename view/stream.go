@@ -100,6 +100,23 @@ func (pw *pieceWriter) session(s *sessionData) {
 	pw.raw(`,"blocks":`)
 	pw.value(s.Blocks)
 	pw.raw(`,"frames":`)
+	if s.stream != nil {
+		pw.raw("[")
+		i := 0
+		err := s.stream(func(f frameData) bool {
+			if i > 0 {
+				pw.raw(",")
+			}
+			i++
+			pw.limitedFrame(f)
+			return pw.err == nil
+		})
+		if pw.err == nil {
+			pw.err = err
+		}
+		pw.raw("]}")
+		return
+	}
 	if s.Frames == nil {
 		pw.raw("null}")
 		return
@@ -109,16 +126,20 @@ func (pw *pieceWriter) session(s *sessionData) {
 		if i > 0 {
 			pw.raw(",")
 		}
-		f := s.Frames[i]
-		if pw.text+len(f.JSON) > pw.limit && f.JSON != "" {
-			pw.omitted++
-			pw.omittedBytes += len(f.JSON)
-			f.JSON = ""
-		}
-		pw.text += len(f.JSON)
-		pw.frame(f)
+		pw.limitedFrame(s.Frames[i])
 	}
 	pw.raw("]}")
+}
+
+// limitedFrame writes f, without its exact text once the page's limit is passed.
+func (pw *pieceWriter) limitedFrame(f frameData) {
+	if pw.text+len(f.JSON) > pw.limit && f.JSON != "" {
+		pw.omitted++
+		pw.omittedBytes += len(f.JSON)
+		f.JSON = ""
+	}
+	pw.text += len(f.JSON)
+	pw.frame(f)
 }
 
 // frame writes f, its two large strings (the run's text, the exact frame) straight

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -118,6 +119,12 @@ func TestReadLineHugeLine(t *testing.T) {
 	}
 	if !bytes.Equal(got[1], line) {
 		t.Fatalf("64 MiB line came back with %d bytes, not identical", len(got[1]))
+	}
+	// The caller owns it: a heap slice of its exact size, not the mapped buffer it
+	// grew in (which was given back), nor an appended one with room to spare.
+	// (Elsewhere than Linux it grows by appending.)
+	if wire.IsLarge(got[1]) || runtime.GOOS == "linux" && cap(got[1]) != len(got[1]) {
+		t.Fatalf("64 MiB line: mapped %v, cap %d for len %d", wire.IsLarge(got[1]), cap(got[1]), len(got[1]))
 	}
 	if string(got[2]) != "tail" {
 		t.Fatalf("last line = %q", got[2])

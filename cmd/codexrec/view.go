@@ -42,12 +42,12 @@ func runView(cfg any, args []string, std stdio) error {
 	if c.out == "" {
 		return usagef("-o FILE is required")
 	}
-	rec, err := recorder.ReadFile(args[0])
-	if err != nil {
+	// The page is written from the file read twice, never held whole.
+	return writeOutput(c.out, c.force, std, func(w io.Writer) error {
+		problems, err := view.Page{Reveal: std.reveal}.WriteHTMLFile(w, args[0])
+		warnProblems(std.err, "view", recordingProblems{&recorder.Recording{Name: args[0], Problems: problems}})
 		return err
-	}
-	warnProblems(std.err, "view", recordingProblems{rec})
-	return writeOutput(c.out, c.force, std, func(w io.Writer) error { return view.Page{Reveal: std.reveal}.WriteHTML(w, rec) })
+	})
 }
 
 // writeOutput writes a command's single output to path, or to stdout when path is

@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -98,6 +99,17 @@ func New(opts Options) (*Normalizer, error) {
 
 // Message parses msg (one JSON-RPC message, or any JSON text) and normalises it.
 func (n *Normalizer) Message(msg []byte) (any, error) {
+	return n.message(msg, false)
+}
+
+// MessageInPlace is Message for a msg that is never modified afterwards: the strings
+// of the value it returns are slices of msg, not of a copy (a 100 MB message then
+// costs no second 100 MB).
+func (n *Normalizer) MessageInPlace(msg []byte) (any, error) {
+	return n.message(msg, true)
+}
+
+func (n *Normalizer) message(msg []byte, inPlace bool) (any, error) {
 	if jsonx.DeeperThan(msg, jsonx.MaxDepth) {
 		// Beyond what the recursive validator may safely take; kept as it is.
 		return Deep(msg), nil
@@ -113,6 +125,9 @@ func (n *Normalizer) Message(msg []byte) (any, error) {
 	w.n = n
 	w.depth = 0
 	w.path = w.path[:0]
+	if inPlace {
+		return w.value(gjson.Parse(unsafe.String(unsafe.SliceData(msg), len(msg))), maskNone, "", ""), nil
+	}
 	return w.value(gjson.ParseBytes(msg), maskNone, "", ""), nil
 }
 
