@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -36,51 +38,98 @@ type MethodCount struct {
 
 // NewOverview reads rec, found at file, into an Overview.
 func NewOverview(file string, rec *recorder.Recording) *Overview {
-	o := &Overview{File: file, CodexVersion: rec.Header.CodexVersion, Scenario: rec.Header.Scenario,
-		Frames: map[string]int{}, Trailer: rec.Trailer, Methods: []MethodCount{}, Replies: []string{}}
+	b := newOverviewBuilder(file, rec.Header)
+	for i := range rec.Entries {
+		b.add(&rec.Entries[i])
+	}
+	return b.finish(rec.Trailer)
+}
+
+// ReadOverview streams the recording at path into an Overview, one entry at a
+// time: memory holds the entry being read and the agent's replies, not the file.
+// The returned Reader says what was unreadable (Warning).
+func ReadOverview(path string) (*Overview, *recorder.Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	rd, err := recorder.NewReader(f, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := newOverviewBuilder(path, rd.Header())
+	for e, err := range rd.Entries() {
+		if err != nil {
+			return nil, rd, err
+		}
+		b.add(&e)
+	}
+	// Fields learned during the session come in meta entries: the header as read
+	// to the end has them.
+	h := rd.Header()
+	b.o.CodexVersion, b.o.Scenario = h.CodexVersion, h.Scenario
+	return b.finish(rd.Trailer()), rd, nil
+}
+
+type overviewBuilder struct {
+	o       *Overview
+	methods map[string]*MethodCount
+	delta   strings.Builder
+}
+
+func newOverviewBuilder(file string, h recorder.Header) *overviewBuilder {
+	o := &Overview{File: file, CodexVersion: h.CodexVersion, Scenario: h.Scenario,
+		Frames: map[string]int{}, Methods: []MethodCount{}, Replies: []string{}}
 	for _, d := range []wire.Direction{wire.ClientToServer, wire.ServerToClient, wire.Stderr} {
 		o.Frames[d.String()] = 0
 	}
-	methods := map[string]*MethodCount{}
-	var delta strings.Builder
-	for _, e := range rec.Entries {
-		switch e.Type {
-		case recorder.TypeFinding:
-			o.Findings++
-		case recorder.TypeFrame:
-			o.Frames[e.Dir.String()]++
-			if e.Dir == wire.Stderr {
-				continue
+	return &overviewBuilder{o: o, methods: map[string]*MethodCount{}}
+}
+
+func (b *overviewBuilder) add(e *recorder.Entry) {
+	o := b.o
+	switch e.Type {
+	case recorder.TypeFinding:
+		o.Findings++
+	case recorder.TypeFrame:
+		o.Frames[e.Dir.String()]++
+		if e.Dir == wire.Stderr {
+			return
+		}
+		if e.Msg.Method != "" {
+			k := e.Dir.String() + " " + e.Msg.Kind.String() + " " + e.Msg.Method
+			if b.methods[k] == nil {
+				b.methods[k] = &MethodCount{Dir: e.Dir.String(), Kind: e.Msg.Kind.String(), Method: e.Msg.Method}
 			}
-			if e.Msg.Method != "" {
-				k := e.Dir.String() + " " + e.Msg.Kind.String() + " " + e.Msg.Method
-				if methods[k] == nil {
-					methods[k] = &MethodCount{Dir: e.Dir.String(), Kind: e.Msg.Kind.String(), Method: e.Msg.Method}
-				}
-				methods[k].Count++
-			}
-			switch e.Msg.Method {
-			case "item/agentMessage/delta":
-				delta.WriteString(gjson.GetBytes(e.JSON(), "params.delta").Str)
-			case "item/completed":
-				item := gjson.GetBytes(e.JSON(), "params.item")
-				if item.Get("type").Str == "agentMessage" {
-					o.Replies = append(o.Replies, item.Get("text").Str)
-					delta.Reset()
-				}
+			b.methods[k].Count++
+		}
+		switch e.Msg.Method {
+		case "item/agentMessage/delta":
+			b.delta.WriteString(gjson.GetBytes(e.JSON(), "params.delta").Str)
+		case "item/completed":
+			item := gjson.GetBytes(e.JSON(), "params.item")
+			if item.Get("type").Str == "agentMessage" {
+				o.Replies = append(o.Replies, item.Get("text").Str)
+				b.delta.Reset()
 			}
 		}
 	}
-	if delta.Len() > 0 {
-		o.Replies = append(o.Replies, delta.String())
+}
+
+func (b *overviewBuilder) finish(t *recorder.Trailer) *Overview {
+	o := b.o
+	o.Trailer = t
+	if b.delta.Len() > 0 {
+		o.Replies = append(o.Replies, b.delta.String())
 	}
-	keys := make([]string, 0, len(methods))
-	for k := range methods {
+	keys := make([]string, 0, len(b.methods))
+	for k := range b.methods {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		o.Methods = append(o.Methods, *methods[k])
+		o.Methods = append(o.Methods, *b.methods[k])
 	}
 	return o
 }
@@ -106,11 +155,18 @@ func (o *Overview) WriteText(w io.Writer) error {
 	for _, m := range o.Methods {
 		fmt.Fprintf(&b, "  %4d  %s %s %s\n", m.Count, m.Dir, m.Kind, m.Method)
 	}
-	for _, r := range o.Replies {
-		fmt.Fprintf(&b, "agent      %q\n", r)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	// Replies are written one at a time: a long answer is quoted once, not copied
+	// into the rest of the text as well.
+	for _, r := range o.Replies {
+		q := strconv.AppendQuote([]byte("agent      "), r)
+		if _, err := w.Write(append(q, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteJSON writes the overview as one indented JSON document.

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 
-	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/view"
 )
 
@@ -24,12 +23,13 @@ func runSummary(cfg any, args []string, std stdio) error {
 	if len(args) != 1 {
 		return usagef("want exactly one recording")
 	}
-	rec, err := recorder.ReadFile(args[0])
-	if err != nil {
-		return err
+	o, rd, err := view.ReadOverview(args[0])
+	if rd != nil {
+		warnProblems(std.err, "summary", rd)
 	}
-	warnProblems(std.err, "summary", recordingProblems{rec})
-	o := view.NewOverview(args[0], rec)
+	if err != nil {
+		return usageOrIO(err)
+	}
 	if *cfg.(*bool) {
 		return o.WriteJSON(std.out)
 	}
