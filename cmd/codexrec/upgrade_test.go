@@ -157,7 +157,7 @@ func TestUpgradeCodexPaths(t *testing.T) {
 	}
 	// Without the paths, the versions are looked up in the (empty) cache.
 	r = runCodexIn(t, tmp, tmp, "http://127.0.0.1:1", "upgrade", "--from", v, "--to", v, "--rerun-both", "--json", plain)
-	if !strings.Contains(string(r.stdout), "codexrec codex install "+v) {
+	if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec codex install "+v) {
 		t.Errorf("an upgrade without installed binaries does not say how to install them: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
