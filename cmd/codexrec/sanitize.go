@@ -101,7 +101,7 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	}
 	_, err = s.Finish(t)
 	if r := s.Report(); len(r.Redactions) > 0 {
-		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", countSummary(r.Redactions))
+		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
 	}
 	if err != nil {
 		return finishError(err)
