@@ -1,7 +1,9 @@
 package check
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -79,4 +81,31 @@ func ParseSettings(disable, severity []string) (map[string]bool, map[string]Seve
 		}
 	}
 	return disabled, sevs, nil
+}
+
+// CheckPaths checks the recordings the arguments name (Expand: a directory's
+// recordings, "-" the one read from stdin), in order. A recording that cannot be
+// read is passed to skipped, when set, and joined into the error; the others are
+// still checked.
+func (c *Checker) CheckPaths(args []string, stdin io.Reader, skipped func(error)) ([]*Result, error) {
+	var results []*Result
+	var errs error
+	for _, path := range Expand(args) {
+		var res *Result
+		var err error
+		if path == "-" {
+			res, err = c.Check(stdin, "-")
+		} else {
+			res, err = c.CheckFile(path)
+		}
+		if err != nil {
+			if skipped != nil {
+				skipped(err)
+			}
+			errs = errors.Join(errs, err)
+			continue
+		}
+		results = append(results, res)
+	}
+	return results, errs
 }

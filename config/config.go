@@ -2,8 +2,8 @@
 // CODEXREC_* environment variables otherwise hold (drop-in mode, recordings, match
 // rules, repeats, staleness, redaction, check assertions), strictly (an unknown key
 // is an error naming it and its line). It resolves each setting against the
-// environment and says where its value came from; it knows no command-line flags
-// and applies nothing itself.
+// environment and says where its value came from, and applies the settings to a
+// flag.FlagSet through a table of bindings the caller gives (it names no flag itself).
 package config
 
 import (

@@ -45,3 +45,25 @@ func (s *Session) Copy(rd *recorder.Reader) error {
 	}
 	return nil
 }
+
+// CopyFile copies the recording rd reads into a new recording at path through s
+// (Copying is set: the copy's meta entries come from the source): Create (its
+// errors as they are, recorder.ErrExists among them), Copy, then Finish with the
+// source's trailer, or for a source cut short one saying so. A copy that fails
+// before Finish leaves nothing at path; Finish's errors are the guard's.
+func (s *Session) CopyFile(path string, rd *recorder.Reader, o recorder.Options) error {
+	s.Copying = true
+	if err := s.Create(path, rd.Header(), o); err != nil {
+		return err
+	}
+	if err := s.Copy(rd); err != nil {
+		s.Writer.Abort()
+		return err
+	}
+	t := recorder.Trailer{Ended: recorder.EndError, ExitCode: -1, Error: "the source recording has no trailer (it was cut short)"}
+	if src := rd.Trailer(); src != nil {
+		t = *src
+	}
+	_, err := s.Finish(t)
+	return err
+}

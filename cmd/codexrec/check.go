@@ -99,23 +99,9 @@ func runCheck(cfg any, args []string, std stdio) error {
 			}
 		}
 	}
-	var results []*check.Result
-	var inputErr error
-	for _, path := range check.Expand(args) {
-		var res *check.Result
-		var err error
-		if path == "-" {
-			res, err = ck.Check(std.in, "-")
-		} else {
-			res, err = ck.CheckFile(path)
-		}
-		if err != nil {
-			fmt.Fprintf(std.err, "codexrec check: %s\n", sanitize.MaskText(err.Error()))
-			inputErr = errors.Join(inputErr, err)
-			continue
-		}
-		results = append(results, res)
-	}
+	results, inputErr := ck.CheckPaths(args, std.in, func(err error) {
+		fmt.Fprintf(std.err, "codexrec check: %s\n", sanitize.MaskText(err.Error()))
+	})
 	if c.json {
 		err = check.WriteJSON(std.out, results, failOn)
 	} else {

@@ -5,12 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
 
@@ -72,19 +68,9 @@ type codexInstallConfig struct {
 	quiet              bool
 }
 
-// registryEnv overrides the npm registry codexrec downloads codex from.
-const registryEnv = "CODEXREC_NPM_REGISTRY"
-
-func defaultRegistry() string {
-	if r := os.Getenv(registryEnv); r != "" {
-		return r
-	}
-	return codexbin.DefaultRegistry
-}
-
 func codexInstallFlags(fs *flag.FlagSet) any {
 	c := &codexInstallConfig{}
-	fs.StringVar(&c.registry, "registry", defaultRegistry(), "the npm registry `URL` (default from $"+registryEnv+")")
+	fs.StringVar(&c.registry, "registry", codexbin.Registry(), "the npm registry `URL` (default from $"+codexbin.RegistryEnv+")")
 	fs.StringVar(&c.platform, "platform", "", "install the binary of another platform `OS-ARCH` (linux-x64, linux-arm64, darwin-x64, darwin-arm64) into VERSION-OS-ARCH")
 	fs.BoolVar(&c.quiet, "q", false, "no progress line on stderr")
 	return c
@@ -100,15 +86,11 @@ func runCodexInstall(cfg any, args []string, std stdio) error {
 		o.Progress = std.err
 	}
 	if c.platform != "" {
-		i := slices.IndexFunc(codexbin.Platforms, func(p codexbin.Platform) bool { return p.NPM == c.platform })
-		if i < 0 {
-			var known []string
-			for _, p := range codexbin.Platforms {
-				known = append(known, p.NPM)
-			}
-			return usagef("--platform %q: want one of %s", c.platform, strings.Join(known, ", "))
+		p, err := codexbin.PlatformNamed(c.platform)
+		if err != nil {
+			return usagef("--platform %v", err)
 		}
-		o.Platform = &codexbin.Platforms[i]
+		o.Platform = p
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -129,36 +111,13 @@ func runCodexList(_ any, args []string, std stdio) error {
 	if len(args) > 0 {
 		return usagef("unexpected arguments %q", args)
 	}
-	var dirs []string
-	if c, err := codexbin.CacheDir(); err == nil {
-		dirs = append(dirs, c)
+	found, missing, err := codexbin.List()
+	if err != nil {
+		return usageOrIO(err)
 	}
-	if root, err := codexbin.ModuleRoot(); err == nil {
-		if c := filepath.Join(root, ".cache", "codex"); !slices.Contains(dirs, c) {
-			dirs = append(dirs, c)
-		}
+	for _, b := range found {
+		fmt.Fprintf(std.out, "%-10s %s\n", b.Version, b.Path)
 	}
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		vs, err := codexbin.Installed(d)
-		if err != nil {
-			return usageOrIO(err)
-		}
-		for _, v := range vs {
-			if seen[v] {
-				continue // Find takes the first
-			}
-			seen[v] = true
-			fmt.Fprintf(std.out, "%-10s %s\n", v, codexbin.BinaryIn(d, v))
-		}
-	}
-	var missing []string
-	for _, v := range codexbin.Versions {
-		if !seen[v] {
-			missing = append(missing, v)
-		}
-	}
-	sort.Strings(missing)
 	if len(missing) > 0 {
 		fmt.Fprintf(std.err, "pinned but not installed: %s (codexrec codex install %s)\n", strings.Join(missing, ", "), strings.Join(missing, " "))
 	}
@@ -180,7 +139,7 @@ func runCodexPath(_ any, args []string, std stdio) error {
 // installAdvice says how to install a missing version (and that --install would,
 // when orFlag), and where it was looked for.
 func installAdvice(err error, version string, orFlag bool) error {
-	if !errors.Is(err, codexbin.ErrNotInstalled) {
+	if err == nil || !errors.Is(err, codexbin.ErrNotInstalled) {
 		return err
 	}
 	also := ""
@@ -193,31 +152,8 @@ func installAdvice(err error, version string, orFlag bool) error {
 
 // findCodex returns the binary of version, installing it first when install is set.
 func findCodex(version string, install bool, std stdio) (string, error) {
-	p, err := codexbin.Find(version)
-	if err == nil || !errors.Is(err, codexbin.ErrNotInstalled) {
-		return p, err
-	}
-	if !install {
-		return "", installAdvice(err, version, true)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	inst, err := codexbin.Install(ctx, version, codexbin.Options{Registry: defaultRegistry(), Progress: std.err})
-	if err != nil {
-		return "", err
-	}
-	return inst.Path, nil
-}
-
-// binaryVersion asks a codex binary its version ("codex-cli 0.171.0").
-func binaryVersion(path string) (string, error) {
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version: %w", path, err)
-	}
-	f := strings.Fields(string(out))
-	if len(f) < 2 {
-		return "", fmt.Errorf("%s --version: no version in %q", path, strings.TrimSpace(string(out)))
-	}
-	return f[len(f)-1], nil
+	p, err := codexbin.FindOrInstall(ctx, version, install, codexbin.Options{Registry: codexbin.Registry(), Progress: std.err})
+	return p, installAdvice(err, version, true)
 }

@@ -95,8 +95,11 @@ func TestConfigFile(t *testing.T) {
 	write("[match]\nmode = \"params\"\nignor = [\"/params/x\"]\n")
 	for _, args := range [][]string{{"replay", plain}, {"config"}, {"check", plain}} {
 		r := runIn(t, work, nil, in, args...)
-		want := cfgPath + `:3: unknown key "match.ignor"`
-		if r.code != 2 || !bytes.HasPrefix(r.stderr, []byte("codexrec "+args[0]+": ")) || !bytes.Contains(r.stderr, []byte(want)) {
+		want := "codexrec " + args[0] + ": config: " + cfgPath + `:3: unknown key "match.ignor"`
+		if args[0] == "config" { // one prefix per message
+			want = "codexrec config: " + cfgPath + `:3: unknown key "match.ignor"`
+		}
+		if r.code != 2 || !bytes.Contains(r.stderr, []byte(want)) {
 			t.Errorf("%s with an unknown key: exit %d, want 2 with %q; stderr:\n%s", args[0], r.code, want, r.stderr)
 		}
 	}

@@ -130,42 +130,16 @@ func runReplay(cfg any, args []string, std stdio) error {
 
 // replaySession serves the recording at path to the client on in and std.out.
 func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error {
-	mode, err := replay.ParseMode(c.match)
-	if err != nil {
-		return usagef("--match: %v", err)
-	}
-	if c.speed < 0 {
-		return usagef("--speed %v: want 0 or more", c.speed)
-	}
 	if c.segment < 1 {
 		return usagef("--segment %d: segments are numbered from 1", c.segment)
 	}
-	if c.patience < 0 {
-		return usagef("--patience %v: want 0 (never) or more", c.patience)
-	}
-	patience := c.patience
-	if patience == 0 {
-		patience = -1 // the package's zero is its default
-	}
-	srv := &replay.Server{Mode: mode, Unordered: c.unordered, Speed: c.speed, FailFast: c.failFast,
-		Strict: c.strict, AllowUnused: c.allowUnused, Patience: patience, Log: std.err, OptionName: replayFlagOf,
+	srv := &replay.Server{Unordered: c.unordered, FailFast: c.failFast,
+		Strict: c.strict, AllowUnused: c.allowUnused, Log: std.err, OptionName: replayFlagOf,
 		NoRepeats: c.noRepeats, Idempotent: c.idempotent, Paths: replay.Paths{Cwd: c.cwd}}
-	for _, r := range []struct {
-		kind  replay.RuleKind
-		specs []string
-	}{{replay.RuleIgnore, c.ignore}, {replay.RuleMatchOnly, c.matchOnly}} {
-		rules, err := replay.ParseRules(r.kind, r.specs)
-		if err != nil {
-			return usagef("--%s: %v", r.kind, err)
-		}
-		srv.Rules = append(srv.Rules, rules...)
-	}
-	for _, f := range c.faults {
-		fault, err := replay.ParseFault(f)
-		if err != nil {
-			return usagef("--fault: %v", err)
-		}
-		srv.Faults = append(srv.Faults, fault)
+	err := replay.Settings{Match: c.match, Ignore: c.ignore, MatchOnly: c.matchOnly, Faults: c.faults,
+		Speed: c.speed, Patience: c.patience}.Apply(srv)
+	if err != nil {
+		return usagef("--%v", err)
 	}
 	if c.stderr {
 		srv.Stderr = std.err
@@ -190,27 +164,10 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 	// Never stopped: a signal that arrives after the session ended (the client's EOF
 	// won the race) must not kill the process on its way out with 143.
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	hangup := make(chan struct{})
-	ctx, abort := context.WithCancel(context.Background())
-	defer abort()
-	go func() {
-		select {
-		case <-sigs:
-			close(hangup)
-		case <-ctx.Done():
-			return
-		}
-		select {
-		case <-sigs:
-			abort()
-		case <-ctx.Done():
-		}
-	}()
-	srv.Hangup = hangup
 	signal.Ignore(syscall.SIGPIPE)
 	defer signal.Reset(syscall.SIGPIPE)
 	// stdout is an *os.File, an io.Closer: an eof fault closes it, as a crash would.
-	err = srv.Serve(ctx, in, std.out)
+	err = srv.ServeSignals(context.Background(), in, std.out, sigs)
 	switch {
 	case err == nil:
 		return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -86,22 +87,14 @@ func runSanitize(cfg any, args []string, std stdio) error {
 		return err
 	}
 	// The copy's meta entries come from the source: the session adds none.
-	s := &record.Session{Sanitizer: z, Guard: z, SecretNames: names, Copying: true}
-	if err := s.Create(c.out, rd.Header(), recorder.Options{Force: c.force}); err != nil {
+	s := &record.Session{Sanitizer: z, Guard: z, SecretNames: names}
+	err = s.CopyFile(c.out, rd, recorder.Options{Force: c.force})
+	if errors.Is(err, recorder.ErrExists) || errors.Is(err, recorder.ErrNotReplaceable) {
 		return createError(err)
 	}
-	if err := s.Copy(rd); err != nil {
-		s.Writer.Abort()
-		return err
-	}
 	warnProblems(std.err, "sanitize", rd)
-	t := recorder.Trailer{Ended: recorder.EndError, ExitCode: -1, Error: "the source recording has no trailer (it was cut short)"}
-	if src := rd.Trailer(); src != nil {
-		t = *src
-	}
-	_, err = s.Finish(t)
 	if r := s.Report(); len(r.Redactions) > 0 {
-		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", countSummary(r.Redactions))
+		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
 	}
 	if err != nil {
 		return finishError(err)

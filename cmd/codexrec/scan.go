@@ -1,12 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-
-	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
@@ -30,25 +26,6 @@ type scanConfig struct {
 	flags sanitizeFlags
 }
 
-// scanJSON is scan --json: every file with what the guard found in it.
-type scanJSON struct {
-	Leaks int            `json:"leaks"`
-	Files []scanFileJSON `json:"files"`
-}
-
-type scanFileJSON struct {
-	File  string     `json:"file"`
-	Leaks []leakJSON `json:"leaks"`
-}
-
-type leakJSON struct {
-	Rule    string `json:"rule"`
-	Line    int    `json:"line"`
-	Seq     int64  `json:"seq,omitempty"`
-	Pointer string `json:"pointer,omitempty"`
-	Preview string `json:"preview"`
-}
-
 func runScan(cfg any, args []string, std stdio) error {
 	c := cfg.(*scanConfig)
 	if len(args) == 0 {
@@ -58,34 +35,22 @@ func runScan(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	var leaks int
-	report := scanJSON{Files: []scanFileJSON{}}
-	for _, path := range args {
-		err := z.Guard(path)
-		var le *sanitize.LeakError
-		fj := scanFileJSON{File: path, Leaks: []leakJSON{}}
-		switch {
-		case errors.As(err, &le):
-			for _, l := range le.Leaks {
-				if !c.json {
-					fmt.Fprintf(std.out, "%s: %s\n", path, l)
-				}
-				fj.Leaks = append(fj.Leaks, leakJSON{l.Rule, l.Line, l.Seq, l.Pointer, l.Preview})
-			}
-			leaks += len(le.Leaks)
-		case err != nil:
-			return err
+	report, err := z.ScanFiles(args)
+	if err != nil {
+		if !c.json { // what was found before the file that could not be read
+			report.WriteText(std.out)
 		}
-		report.Files = append(report.Files, fj)
+		return err
 	}
 	if c.json {
-		report.Leaks = leaks
-		enc := json.NewEncoder(std.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
-			return err
-		}
+		err = report.WriteJSON(std.out)
+	} else {
+		err = report.WriteText(std.out)
 	}
+	if err != nil {
+		return err
+	}
+	leaks := report.Leaks
 	if leaks > 0 {
 		return &exitError{exitLeak, fmt.Errorf("%d secret-shaped value(s) found; if one is a known false positive, allow it with --allow REGEX (matched against the value) or --allow-file FILE", leaks)}
 	}

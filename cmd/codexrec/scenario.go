@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"github.com/codexrec/codexrec/sanitize"
@@ -64,14 +62,10 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // placeholders such as <cwd> stay readable (and matchable)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res.Scenario); err != nil {
+	b, err := res.Scenario.Encode()
+	if err != nil {
 		return err
 	}
-	b := buf.Bytes()
 	for _, s := range res.Skipped {
 		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
 	}

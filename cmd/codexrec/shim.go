@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/shim"
 )
 
@@ -84,16 +85,8 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 // socket, is recorded or replayed as the mode says; anything else is the real
 // codex's, exec'd with the same arguments.
 func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
-	getenv := os.Getenv
-	if c.real != "" {
-		getenv = func(k string) string {
-			if k == "CODEXREC_CODEX" {
-				return c.real
-			}
-			return os.Getenv(k)
-		}
-	}
-	real, realErr := shim.FindReal(self, getenv)
+	st := dropin.Standin{Mode: c.mode, Dir: c.dir, File: c.file, Codex: c.real}
+	real, realErr := st.Real(self)
 	listen := shim.SocketListen(args)
 	if !shim.IsSession(args) && listen == "" {
 		if realErr != nil {
@@ -101,11 +94,7 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 		}
 		return &exitError{exitUsage, shim.Exec(real, args)}
 	}
-	modeText := c.mode
-	if modeText == "" {
-		modeText = os.Getenv("CODEXREC_MODE")
-	}
-	mode, err := shim.ParseMode(modeText)
+	mode, err := st.ParseMode()
 	if err != nil {
 		return &exitError{exitUsage, fmt.Errorf("CODEXREC_MODE: %w", err)}
 	}
@@ -143,12 +132,7 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	}
 	s := modeSession(mode, command, rec, rep, true, std)
 	s.CommandErr = realErr
-	switch dir := firstSet(c.dir, os.Getenv("CODEXREC_DIR")); {
-	case c.file != "":
-		s.File = c.file
-	case dir != "":
-		s.Dir = dir
-	case mode != shim.ModePassthrough:
+	if err := st.Target(s); errors.Is(err, dropin.ErrNoDir) {
 		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
 	}
 	if listen != "" {

@@ -83,14 +83,7 @@ func runShow(cfg any, args []string, std stdio) error {
 	return showFile(path, t, std)
 }
 
-// timeline is what show prints a recording with: view.Text or view.TimelineJSON.
-type timeline interface {
-	Header(name string, h recorder.Header) error
-	Entry(e *recorder.Entry) error
-	Trailer(tr *recorder.Trailer) error
-}
-
-func showFile(path string, t timeline, std stdio) error {
+func showFile(path string, t view.Timeline, std stdio) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("recording: %w", err)
@@ -103,23 +96,9 @@ func showFile(path string, t timeline, std stdio) error {
 	return showEntries(rd, path, t, std.err)
 }
 
-func showEntries(rd *recorder.Reader, name string, t timeline, stderr io.Writer) error {
+func showEntries(rd *recorder.Reader, name string, t view.Timeline, stderr io.Writer) error {
 	defer warnProblems(stderr, "show", rd)
-	if err := t.Header(name, rd.Header()); err != nil {
-		return err
-	}
-	for e, err := range rd.Entries() {
-		if err != nil {
-			if f, ok := t.(interface{ Flush() error }); ok {
-				f.Flush()
-			}
-			return err
-		}
-		if err := t.Entry(&e); err != nil {
-			return err
-		}
-	}
-	return t.Trailer(rd.Trailer())
+	return view.Render(rd, name, t)
 }
 
 // isTerminal reports whether w is a character device (a terminal), the only place

@@ -5,12 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/sanitize"
-	"github.com/codexrec/codexrec/validate"
 )
 
 // stageFlags are the flags of the record pipeline's stages (validation,
@@ -63,57 +61,20 @@ func (s *stageFlags) defaults(cwd string, amend func(*sanitize.Options)) record.
 // report prints what the session found on stderr and returns the exit status the
 // findings call for under --fail-on (nil when none).
 func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error {
-	level, _ := parseFailOn(s.failOn)
-	if len(r.Redactions) > 0 {
-		fmt.Fprintf(stderr, "codexrec %s: sanitize: %s\n", cmd, countSummary(r.Redactions))
+	more := r.WriteText(stderr, record.TextOptions{Prefix: "codexrec " + cmd + ": ", Validated: !s.noValidate})
+	if more > 0 {
+		fmt.Fprintf(stderr, "  ... and %d more (codexrec validate FILE lists them all)\n", more)
 	}
 	if s.noValidate {
 		return nil
 	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(stderr, "codexrec %s: %s\n", cmd, sanitize.MaskText(n))
-	}
-	if len(r.Findings) == 0 {
-		if r.Schema.Schema != "" {
-			fmt.Fprintf(stderr, "codexrec %s: schema %s: no findings\n", cmd, sanitize.MaskText(r.Schema.Schema))
-		}
-		return nil
-	}
-	fmt.Fprintf(stderr, "codexrec %s: schema %s: %s\n", cmd, sanitize.MaskText(r.Schema.Schema), validate.CountFindings(r.Findings))
-	const show = 10
-	failed := false
-	for i, f := range r.Findings {
+	level, _ := parseFailOn(s.failOn)
+	for _, f := range r.Findings {
 		if level.fails(f.Rule) {
-			failed = true
+			return &exitError{code: exitFindings, err: fmt.Errorf("schema findings at or above --fail-on %s", s.failOn)}
 		}
-		if i < show {
-			f := validate.Printable(f)
-			fmt.Fprintf(stderr, "  %d %s %s %s %s: %s\n", f.Seq, f.Dir, orDash(f.Method), f.Rule, validate.PointerText(f.Pointer), f.Reason)
-		}
-	}
-	if len(r.Findings) > show {
-		fmt.Fprintf(stderr, "  ... and %d more (codexrec validate FILE lists them all)\n", len(r.Findings)-show)
-	}
-	if failed {
-		return &exitError{code: exitFindings, err: fmt.Errorf("schema findings at or above --fail-on %s", s.failOn)}
 	}
 	return nil
-}
-
-// countSummary is "3 secret(s) redacted (openai-key 2, known-secret 1)".
-func countSummary(counts map[string]int) string {
-	rules := make([]string, 0, len(counts))
-	total := 0
-	for r, n := range counts {
-		rules = append(rules, r)
-		total += n
-	}
-	sort.Strings(rules)
-	parts := make([]string, len(rules))
-	for i, r := range rules {
-		parts[i] = fmt.Sprintf("%s %d", r, counts[r])
-	}
-	return fmt.Sprintf("%d secret(s) redacted (%s)", total, strings.Join(parts, ", "))
 }
 
 // sanitizeFlags are the flags record, sanitize and scan share.

@@ -1,14 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"strings"
-	"time"
 
+	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/stale"
 )
@@ -34,60 +34,22 @@ func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
 
 // policy parses the flags; "installed" runs the real codex for its version.
 func (s *staleFlags) policy() (stale.Policy, error) {
-	var p stale.Policy
-	if s.maxAge != "" {
-		d, err := parseAge(s.maxAge)
-		if err != nil {
-			return p, usagef("--max-age %q: %v", s.maxAge, err)
-		}
-		p.MaxAge = d
-	}
-	p.MinCodex = s.minCodex
-	if s.minCodex == "installed" {
-		v, err := installedCodex(s.codex)
-		if err != nil {
-			return p, &exitError{exitUsage, fmt.Errorf("--min-codex installed: %w", err)}
-		}
-		p.MinCodex = v
-	}
-	if err := p.Validate(); err != nil {
+	p, err := stale.Limits{MaxAge: s.maxAge, MinCodex: s.minCodex}.Policy(func() (string, error) {
+		return codexbin.Version(context.Background(), s.codex)
+	})
+	var le *stale.LimitError
+	switch {
+	case errors.As(err, &le) && le.Limit == "max_age":
+		return p, usagef("--max-age %q: %v", le.Value, le.Err)
+	case errors.As(err, &le):
+		return p, &exitError{exitUsage, fmt.Errorf("--min-codex installed: %w", le.Err)}
+	case err != nil:
 		return p, usagef("%v", err)
 	}
-	switch s.action {
-	case "", "warn", "fail", "rerecord":
-	default:
-		return p, usagef("--stale %q: want warn, fail or rerecord", s.action)
+	if _, err := stale.ParseAction(s.action); err != nil {
+		return p, usagef("--stale %v", err)
 	}
 	return p, nil
-}
-
-// parseAge is time.ParseDuration with days ("30d") too.
-func parseAge(v string) (time.Duration, error) {
-	if n, ok := strings.CutSuffix(v, "d"); ok {
-		d, err := time.ParseDuration(n + "h")
-		return d * 24, err
-	}
-	return time.ParseDuration(v)
-}
-
-// installedCodex is the version `codex --version` prints ("codex-cli 0.171.0").
-func installedCodex(path string) (string, error) {
-	if path == "" {
-		p, err := exec.LookPath("codex")
-		if err != nil {
-			return "", err
-		}
-		path = p
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version: %w", path, err)
-	}
-	f := strings.Fields(string(out))
-	if len(f) == 0 {
-		return "", fmt.Errorf("%s --version printed nothing", path)
-	}
-	return f[len(f)-1], nil
 }
 
 // checkStale warns of, or refuses, a stale recording about to be replayed.
@@ -103,10 +65,10 @@ func checkStale(s *staleFlags, path string, w io.Writer) error {
 	if err != nil || !r.Stale() {
 		return nil // the replay reports a recording it cannot read
 	}
-	switch s.action {
-	case "fail":
+	switch stale.Action(s.action) {
+	case stale.Fail:
 		return &exitError{exitFindings, fmt.Errorf("stale recording %s", r)}
-	case "rerecord":
+	case stale.Rerecord:
 		why := "no command to record it with"
 		if shim.IsCI(os.Getenv) {
 			why = "recording afresh is refused when CI is set"
@@ -125,7 +87,7 @@ func rerecordStale(rep *replayConfig, command []string, path string, action shim
 		return action, false
 	}
 	st.codex = command[0]
-	if st.action != "rerecord" || shim.IsCI(os.Getenv) {
+	if stale.Action(st.action) != stale.Rerecord || shim.IsCI(os.Getenv) {
 		return action, false
 	}
 	p, err := st.policy()
@@ -153,35 +115,19 @@ func runStaleCheck(s *staleFlags, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	var results []stale.Result
-	var readErr error
-	for _, a := range args {
-		var rs []stale.Result
-		if fi, statErr := os.Stat(a); statErr == nil && fi.IsDir() {
-			rs, err = stale.Dir(a, p)
-		} else {
-			var r stale.Result
-			r, err = stale.File(a, p)
-			if err == nil {
-				rs = []stale.Result{r}
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(std.err, "codexrec check: %v\n", err)
-			readErr = err
-		}
-		results = append(results, rs...)
+	results, errs := stale.Paths(args, p)
+	for _, err := range errs {
+		fmt.Fprintf(std.err, "codexrec check: %v\n", err)
 	}
-	n := 0
+	n := stale.Count(results)
 	for _, r := range results {
 		if r.Stale() {
-			n++
 			fmt.Fprintln(std.out, r)
 		}
 	}
 	fmt.Fprintf(std.err, "codexrec check: %d of %d recording(s) stale\n", n, len(results))
 	switch {
-	case readErr != nil:
+	case len(errs) > 0:
 		return &exitError{exitUsage, nil}
 	case n > 0:
 		return &exitError{exitFindings, nil}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/upgrade"
 	"github.com/codexrec/codexrec/view"
 )
@@ -58,7 +59,7 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 	c := cfg.(*upgradeConfig)
 	for _, s := range []struct{ v, bin *string }{{&c.from, &c.codexFrom}, {&c.to, &c.codexTo}} {
 		if *s.v == "" && *s.bin != "" {
-			v, err := binaryVersion(*s.bin)
+			v, err := codexbin.Version(context.Background(), *s.bin)
 			if err != nil {
 				return &exitError{exitUsage, err}
 			}

@@ -1,0 +1,65 @@
+package dropin_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/codexrec/codexrec/dropin"
+	"github.com/codexrec/codexrec/shim"
+)
+
+func TestStandin(t *testing.T) {
+	env := map[string]string{"CODEXREC_MODE": "replay", "CODEXREC_DIR": "from-env"}
+	getenv := func(k string) string { return env[k] }
+
+	st := dropin.Standin{Getenv: getenv}
+	if m, err := st.ParseMode(); err != nil || m != shim.ModeReplay {
+		t.Errorf("mode from the environment: %v, %v", m, err)
+	}
+	st.Mode = "passthrough" // fixed by the script: the environment is not read
+	if m, err := st.ParseMode(); err != nil || m != shim.ModePassthrough {
+		t.Errorf("fixed mode: %v, %v", m, err)
+	}
+
+	for _, tc := range []struct {
+		st        dropin.Standin
+		mode      shim.Mode
+		file, dir string
+		wantNoDir bool
+	}{
+		{dropin.Standin{Getenv: getenv}, shim.ModeRecord, "", "from-env", false},
+		{dropin.Standin{Dir: "fixed", Getenv: getenv}, shim.ModeRecord, "", "fixed", false},
+		{dropin.Standin{File: "one.jsonl", Dir: "fixed", Getenv: getenv}, shim.ModeRecord, "one.jsonl", "", false},
+		{dropin.Standin{Getenv: func(string) string { return "" }}, shim.ModePassthrough, "", "", false},
+		{dropin.Standin{Getenv: func(string) string { return "" }}, shim.ModeRecord, "", "", true},
+	} {
+		s := &dropin.Session{Mode: tc.mode}
+		err := tc.st.Target(s)
+		if errors.Is(err, dropin.ErrNoDir) != tc.wantNoDir || s.File != tc.file || s.Dir != tc.dir {
+			t.Errorf("%+v: file %q dir %q err %v; want %q %q (no dir: %v)", tc.st, s.File, s.Dir, err, tc.file, tc.dir, tc.wantNoDir)
+		}
+	}
+}
+
+// TestStandinReal: a fixed Codex wins over CODEXREC_CODEX.
+func TestStandinReal(t *testing.T) {
+	dir := t.TempDir()
+	fixed := filepath.Join(dir, "codex")
+	if err := os.WriteFile(fixed, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string {
+		if k == "CODEXREC_CODEX" {
+			return filepath.Join(dir, "missing")
+		}
+		return ""
+	}
+	if p, err := (dropin.Standin{Codex: fixed, Getenv: env}).Real("codex"); err != nil || p != fixed {
+		t.Errorf("fixed codex: %q, %v; want %q", p, err, fixed)
+	}
+	if _, err := (dropin.Standin{Getenv: env}).Real("codex"); err == nil {
+		t.Error("CODEXREC_CODEX naming a missing file: no error")
+	}
+}
