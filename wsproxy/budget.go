@@ -61,7 +61,9 @@ func (b *Budget) take(ctx context.Context, n int64, begun bool, over *bool) erro
 	for {
 		b.mu.Lock()
 		ok := b.used+n <= b.max || b.used == 0 || *over
-		if !ok && begun && !b.over {
+		// Overdrawing is needed only while the budget is not overdrawn already: past
+		// it, a finished message holds the excess and will give it back.
+		if !ok && begun && !b.over && b.used <= b.max {
 			b.over, *over, ok = true, true, true
 		}
 		if ok {
@@ -126,17 +128,39 @@ func ReadMessage(ctx context.Context, c *websocket.Conn, b *Budget, activity fun
 	}
 	var over bool
 	defer b.endOverdraft(&over)
+	var probe [512]byte
 	for {
-		if len(data) == cap(data) {
-			grow := max(int64(cap(data)), firstChunk)
-			if err := b.take(ctx, grow, len(data) > 0, &over); err != nil {
+		if len(data) == cap(data) && len(data) > 0 {
+			// Full: the message may end here; growing first would hold twice
+			// its size.
+			n, err := r.Read(probe[:])
+			if n == 0 && errors.Is(err, io.EOF) {
+				return typ, data, held, nil
+			}
+			if n == 0 && err != nil {
 				b.Release(held)
 				return 0, nil, 0, err
 			}
-			held += grow
-			nb := make([]byte, len(data), int64(cap(data))+grow)
-			copy(nb, data)
-			data = nb
+			if err := b.grow(ctx, &data, &held, &over); err != nil {
+				return 0, nil, 0, err
+			}
+			data = append(data, probe[:n]...)
+			if activity != nil {
+				activity()
+			}
+			if errors.Is(err, io.EOF) {
+				return typ, data, held, nil
+			}
+			if err != nil {
+				b.Release(held)
+				return 0, nil, 0, err
+			}
+			continue
+		}
+		if len(data) == cap(data) {
+			if err := b.grow(ctx, &data, &held, &over); err != nil {
+				return 0, nil, 0, err
+			}
 		}
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
@@ -158,4 +182,20 @@ func ReadMessage(ctx context.Context, c *websocket.Conn, b *Budget, activity fun
 func (b *Budget) Take(ctx context.Context, n int64) error {
 	var over bool
 	return b.take(ctx, n, false, &over)
+}
+
+// grow doubles data's capacity (to firstChunk at first) in room taken from b; on
+// an error, what was held is given back.
+func (b *Budget) grow(ctx context.Context, data *[]byte, held *int64, over *bool) error {
+	grow := max(int64(cap(*data)), firstChunk)
+	if err := b.take(ctx, grow, len(*data) > 0, over); err != nil {
+		b.Release(*held)
+		*held = 0
+		return err
+	}
+	*held += grow
+	nb := make([]byte, len(*data), int64(cap(*data))+grow)
+	copy(nb, *data)
+	*data = nb
+	return nil
 }
