@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/tidwall/gjson"
 
+	"github.com/codexrec/codexrec/fixtures/fakemodel"
 	"github.com/codexrec/codexrec/internal/wstest"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
@@ -234,5 +235,102 @@ func BenchmarkSocketMemory(b *testing.B) {
 				b.ReportMetric(float64(vmHWM())/(1<<20), "rss-MiB")
 			}
 		})
+	}
+}
+
+// A client that stops reading while the server streams a long answer is
+// disconnected once its queue is full, its recording says so (the frames it never
+// got are marked undelivered), and another client's turn at the same time goes on
+// undisturbed.
+func TestRecordSlowClientDisconnected(t *testing.T) {
+	var deltas []string
+	for i := 0; i < 4000; i++ {
+		deltas = append(deltas, strings.Repeat("x", 4000)+" ")
+	}
+	script := append([]fakemodel.Response{{Output: []fakemodel.Item{
+		{Type: "message", Text: strings.Join(deltas, ""), Deltas: deltas}}}}, wstest.TurnModel()...)
+	codex := wstest.Prepare(t, "0.171.0", script)
+	codex.Start(t, "unix")
+	rec := &wsrecord.Recorder{Dir: t.TempDir(), ClientQueue: 64}
+	run, err := wsrecord.Start(wsrecord.Options{Listen: "ws://127.0.0.1:0", Upstream: codex.Addr.String()}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Stop()
+	addr, _ := wsproxy.ParseURL(run.URL)
+	conn, _, err := wstest.Dialer(addr).Dial(wsproxy.DialURL(addr, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetReadLimit(-1)
+	send := func(s string) {
+		if err := conn.WriteMessage(websocket.TextMessage, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readID := func(id string) gjson.Result {
+		for {
+			_, p, err := conn.ReadMessage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := gjson.ParseBytes(p); m.Get("id").Raw == id && !m.Get("method").Exists() {
+				return m
+			}
+		}
+	}
+	send(`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"slow","version":"1"}}}`)
+	readID("1")
+	send(`{"method":"initialized"}`)
+	send(`{"id":2,"method":"thread/start","params":{"cwd":` + strconv.Quote(codex.Work) + `,"approvalPolicy":"never"}}`)
+	thread := readID("2").Get("result.thread.id").Str
+	send(`{"id":3,"method":"turn/start","params":{"threadId":"` + thread + `","input":[{"type":"text","text":"hi"}]}}`)
+	// This client reads no more; the other runs a whole turn meanwhile.
+	time.Sleep(500 * time.Millisecond)
+	other := wstest.MustDial(t, addr, nil)
+	other.Turn(codex.Work)
+	other.Conn.Close()
+
+	// The slow client finds its connection closed by the relay: what the socket
+	// buffers held, then the end.
+	conn.SetReadDeadline(time.Now().Add(time.Minute))
+	var readErr error
+	for readErr == nil {
+		_, _, readErr = conn.ReadMessage()
+	}
+	if ne, ok := readErr.(interface{ Timeout() bool }); ok && ne.Timeout() {
+		t.Fatalf("the client that did not read was never disconnected")
+	}
+	waitResults(t, rec, 2)
+	for _, r := range rec.Results() {
+		if r.Err != nil {
+			t.Fatalf("connection %d: %v", r.Conn, r.Err)
+		}
+		got, err := recorder.ReadFile(r.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := got.Trailer
+		t.Logf("connection %d: ended %s, client error %q, %d undelivered", r.Conn, tr.Ended, tr.ClientError, tr.Undelivered)
+		switch r.Conn {
+		case 1:
+			if !strings.Contains(tr.ClientError, "did not read") || tr.Undelivered == 0 {
+				t.Errorf("slow connection's trailer %+v: want the client disconnected for not reading, with undelivered frames", tr)
+			}
+			var undelivered int64
+			for _, e := range got.Frames(wire.ServerToClient) {
+				if e.Undelivered {
+					undelivered++
+				}
+			}
+			if undelivered != tr.Undelivered {
+				t.Errorf("%d frames marked undelivered, the trailer says %d", undelivered, tr.Undelivered)
+			}
+		case 2:
+			if tr.ClientError != "" || tr.Undelivered != 0 || tr.Ended != recorder.EndClientClosed {
+				t.Errorf("the other connection's trailer %+v: want an ordinary end", tr)
+			}
+		}
 	}
 }
