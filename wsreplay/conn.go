@@ -145,8 +145,9 @@ func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string
 		base = context.Background()
 	}
 	mem := s.Budget()
-	// The connection outlives a shutdown by its drain: reading goes on (ioCtx)
-	// until the client has been quiet, then the replay stops (ctx).
+	// The connection outlives a shutdown by its drain: reading and answering go on
+	// until nothing has been read or written for the grace, then the replay stops
+	// (ctx) and the connection is dropped.
 	ioCtx, ioCancel := context.WithCancel(context.WithoutCancel(base))
 	defer ioCancel()
 	ctx, cancel := context.WithCancel(ioCtx)
@@ -179,7 +180,7 @@ func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string
 	if queue <= 0 {
 		queue = wsproxy.DefaultClientQueue
 	}
-	out := newMessageWriter(ctx, c, mem, queue, gone)
+	out := newMessageWriter(ctx, c, mem, queue, active, gone)
 	err = srv.Serve(ctx, in, out)
 	out.flush()
 	switch {

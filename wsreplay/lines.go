@@ -68,6 +68,7 @@ type messageWriter struct {
 	pending []byte          // a line begun, taken from mem
 	held    int64           // pending's room
 	queue   chan outMsg
+	active  func() // called as each message is written
 	bytes   atomic.Int64 // queued bytes
 	failed  chan struct{}
 	err     error // the failed write, set before failed is closed
@@ -80,8 +81,8 @@ type outMsg struct {
 	held int64
 }
 
-func newMessageWriter(ctx context.Context, c *websocket.Conn, mem *wsproxy.Budget, queue int, gone <-chan struct{}) *messageWriter {
-	w := &messageWriter{ctx: ctx, c: c, mem: mem, gone: gone, queue: make(chan outMsg, queue),
+func newMessageWriter(ctx context.Context, c *websocket.Conn, mem *wsproxy.Budget, queue int, active func(), gone <-chan struct{}) *messageWriter {
+	w := &messageWriter{ctx: ctx, c: c, mem: mem, gone: gone, queue: make(chan outMsg, queue), active: active,
 		failed: make(chan struct{}), done: make(chan struct{})}
 	go w.run()
 	return w
@@ -102,6 +103,8 @@ func (w *messageWriter) run() {
 			if err := w.c.Write(w.ctx, websocket.MessageText, m.data); err != nil {
 				failed = true
 				w.once.Do(func() { w.err = err; close(w.failed) })
+			} else {
+				w.active()
 			}
 		}
 		w.bytes.Add(-int64(len(m.data)))
