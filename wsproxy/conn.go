@@ -94,6 +94,7 @@ type conn struct {
 	// read, and when bytes last arrived (UnixNano).
 	busy       atomic.Int64
 	lastActive atomic.Int64
+	clientRead chan struct{} // closed when reading from the client has ended
 }
 
 // ErrSlowClient is a connection's End.Err when the relay disconnected a client
@@ -134,7 +135,12 @@ func (c *conn) run(base context.Context, info *Conn, tap Tap) {
 	wg.Add(3)
 	toClient := make(chan *item, c.relay.clientQueue())
 	go func() { defer wg.Done(); c.writer(ctx, toClient) }()
-	go func() { defer wg.Done(); c.pump(ctx, info.Start, c.client, wire.ClientToServer, queue, nil) }()
+	c.clientRead = make(chan struct{})
+	go func() {
+		defer wg.Done()
+		defer close(c.clientRead)
+		c.pump(ctx, info.Start, c.client, wire.ClientToServer, queue, nil)
+	}()
 	go func() {
 		defer wg.Done()
 		defer close(toClient)
@@ -303,15 +309,23 @@ func (c *conn) pump(ctx context.Context, start time.Time, src *websocket.Conn, d
 func (c *conn) writer(ctx context.Context, toClient <-chan *item) {
 	var failed bool
 	for it := range toClient {
-		ok := false
-		if !failed {
-			err := c.client.Write(ctx, it.typ, it.data)
-			ok, failed = err == nil, err != nil
-			if failed && ctx.Err() == nil {
-				c.finish(End{By: SideClient, Code: -1})
-			}
+		if failed {
+			c.delivered(it, false)
+			continue
 		}
-		c.delivered(it, ok)
+		err := c.client.Write(ctx, it.typ, it.data)
+		failed = err != nil
+		c.delivered(it, !failed)
+		if failed && ctx.Err() == nil {
+			// A write fails once the connection is broken, or closed by the
+			// client: its reading side says which, a moment later.
+			select {
+			case <-c.clientRead:
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			c.finish(End{By: SideClient, Code: -1})
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ type messageWriter struct {
 	pending []byte          // a line begun, taken from mem
 	held    int64           // pending's room
 	queue   chan outMsg
-	active  func() // called as each message is written
+	active  func()       // called as each message is written
 	bytes   atomic.Int64 // queued bytes
 	failed  chan struct{}
 	err     error // the failed write, set before failed is closed
