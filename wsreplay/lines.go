@@ -58,8 +58,8 @@ var newline = []byte{'\n'}
 // messageWriter turns the replay's lines into text messages, one per line, without
 // the newline (the app-server's frames carry none). Messages are queued for the
 // client as the app-server queues them, each copied into room taken from mem; a
-// client that lets its queue reach its bound (messages, or a quarter of the budget
-// in bytes) is disconnected. Close drops the connection (a replayed crash).
+// client whose queue is full and that has not read for stallTimeout is
+// disconnected (see enqueue). Close drops the connection (a replayed crash).
 type messageWriter struct {
 	ctx     context.Context
 	c       *websocket.Conn
@@ -70,6 +70,7 @@ type messageWriter struct {
 	queue   chan outMsg
 	active  func()       // called as each message is written
 	bytes   atomic.Int64 // queued bytes
+	wrote   atomic.Int64 // when a write last completed (UnixNano)
 	failed  chan struct{}
 	err     error // the failed write, set before failed is closed
 	once    sync.Once
@@ -84,6 +85,7 @@ type outMsg struct {
 func newMessageWriter(ctx context.Context, c *websocket.Conn, mem *wsproxy.Budget, queue int, active func(), gone <-chan struct{}) *messageWriter {
 	w := &messageWriter{ctx: ctx, c: c, mem: mem, gone: gone, queue: make(chan outMsg, queue), active: active,
 		failed: make(chan struct{}), done: make(chan struct{})}
+	w.wrote.Store(time.Now().UnixNano())
 	go w.run()
 	return w
 }
@@ -104,6 +106,7 @@ func (w *messageWriter) run() {
 				failed = true
 				w.once.Do(func() { w.err = err; close(w.failed) })
 			} else {
+				w.wrote.Store(time.Now().UnixNano())
 				w.active()
 			}
 		}
@@ -130,24 +133,59 @@ func (w *messageWriter) Write(p []byte) (int, error) {
 		}
 		m := outMsg{data: w.pending, held: w.held}
 		w.pending, w.held = nil, 0
-		size := w.bytes.Add(int64(len(m.data)))
-		full := len(w.queue) > 0 && size > w.mem.Max()/4
-		if !full {
-			select {
-			case w.queue <- m:
-			default:
-				full = true
-			}
-		}
-		if full {
-			w.bytes.Add(-int64(len(m.data)))
-			w.mem.Release(m.held)
-			w.c.CloseNow()
-			return 0, fmt.Errorf("%w (%d messages, %d bytes)", errSlowClient, len(w.queue), size-int64(len(m.data)))
+		if err := w.enqueue(m); err != nil {
+			return 0, err
 		}
 		p = p[i+1:]
 	}
 	return n, nil
+}
+
+// stallTimeout is how long a full queue may go without a write completing
+// before its client counts as not reading.
+const stallTimeout = 2 * time.Second
+
+// enqueue queues m for the client. A full queue (messages, or a quarter of the
+// budget in bytes) waits while the client reads: a replay runs faster than any
+// model, and a client that reads must not be dropped for being slower than it.
+// When the queue is full and no write has completed for stallTimeout, the client
+// is not reading: it is disconnected.
+func (w *messageWriter) enqueue(m outMsg) error {
+	size := int64(len(m.data))
+	var tick *time.Ticker
+	for {
+		queued := w.bytes.Load()
+		if len(w.queue) == 0 || queued+size <= w.mem.Max()/4 {
+			select {
+			case w.queue <- m:
+				w.bytes.Add(size)
+				if tick != nil {
+					tick.Stop()
+				}
+				return nil
+			default:
+			}
+		}
+		if tick == nil {
+			tick = time.NewTicker(50 * time.Millisecond)
+			defer tick.Stop()
+		}
+		if time.Since(time.Unix(0, w.wrote.Load())) >= stallTimeout {
+			err := fmt.Errorf("%w (%d messages, %d bytes)", errSlowClient, len(w.queue), queued)
+			w.mem.Release(m.held)
+			w.c.CloseNow()
+			return err
+		}
+		select {
+		case <-tick.C:
+		case <-w.failed:
+			w.mem.Release(m.held)
+			return w.failure()
+		case <-w.ctx.Done():
+			w.mem.Release(m.held)
+			return w.ctx.Err()
+		}
+	}
 }
 
 // hold appends p to the line begun, in room taken from the budget.
