@@ -23,7 +23,8 @@ import (
 // unix socket server, a ws:// relay answers them and refuses an Origin itself, as a
 // ws:// server would. Every connection
 // has its own goroutines and tap queue: a slow or stuck connection never stalls
-// another.
+// another, except through the memory budget all share (MemoryBudget), which a
+// client that does not read holds only until its queue bound drops it.
 //
 // What cannot be relayed as it was, because github.com/coder/websocket does not
 // expose it: a client's fragmented message reaches the server as one frame (payload

@@ -29,7 +29,7 @@ func (s *socketFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.listen, "listen", "", "record WebSocket clients connecting to `URL` (ws://HOST:PORT or unix://PATH; port 0 picks one), one recording per connection in -o DIR")
 	fs.StringVar(&s.upstream, "upstream", "", "with --listen: relay to the app-server already listening at `URL` (ws:// or unix://) instead of starting COMMAND")
 	fs.StringVar(&s.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
-	fs.Int64Var(&s.memoryMiB, "memory-budget", wsproxy.DefaultMemoryBudget>>20, "with --listen: `MiB` of messages held in memory across all connections; past it, reads wait (back-pressure)")
+	fs.Int64Var(&s.memoryMiB, "memory-budget", wsproxy.DefaultMemoryBudget>>20, "with --listen: `MiB` of messages held in memory across all connections (0: the default); past it, reads wait (back-pressure)")
 }
 
 // runRecordSocket is record --listen: a relay in front of a child started on a
@@ -51,8 +51,8 @@ func runRecordSocket(c *recordConfig, args []string, std stdio) error {
 	if _, err := wsproxy.ParseURL(c.socket.listen); err != nil {
 		return usagef("--listen: %v", err)
 	}
-	if c.socket.memoryMiB <= 0 {
-		return usagef("--memory-budget: %d MiB: want a positive number", c.socket.memoryMiB)
+	if c.socket.memoryMiB < 0 {
+		return usagef("--memory-budget: %d MiB: want 0 (the default) or more", c.socket.memoryMiB)
 	}
 	if c.socket.upstream != "" {
 		if _, err := wsproxy.ParseURL(c.socket.upstream); err != nil {

@@ -26,8 +26,8 @@ func replaySocket(c *replayConfig, proto *replay.Server, path string, std stdio)
 	if _, err := wsproxy.ParseURL(c.listen); err != nil {
 		return usagef("--listen: %v", err)
 	}
-	if c.memoryMiB <= 0 {
-		return usagef("--memory-budget: %d MiB: want a positive number", c.memoryMiB)
+	if c.memoryMiB < 0 {
+		return usagef("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)
 	}
 	paths, err := wsreplay.FindRecordings(path)
 	if err != nil {
