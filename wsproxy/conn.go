@@ -3,6 +3,7 @@ package wsproxy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"sync"
@@ -84,54 +85,28 @@ type conn struct {
 	end         End
 	undelivered [3]atomic.Int64 // by direction
 	stop        context.CancelFunc
-	budget      *budget
+	mem         *Budget
+
+	// For the client-bound queue's bound: messages and bytes read from the server
+	// and not yet written to the client.
+	pendingN, pendingB atomic.Int64
+	// For the drain at shutdown: how many pumps hold a message they have begun to
+	// read, and when bytes last arrived (UnixNano).
+	busy       atomic.Int64
+	lastActive atomic.Int64
+	clientRead chan struct{} // closed when reading from the client has ended
 }
 
-// maxQueued bounds the bytes of one connection waiting for its tap (as the stdio
-// proxy bounds its queue): past it, reading pauses; one message larger than the
-// bound still passes alone.
-const maxQueued = 64 << 20
-
-// budget counts the bytes queued for the tap; take waits for room.
-type budget struct {
-	mu   sync.Mutex
-	used int64
-	max  int64
-	room chan struct{} // closed and replaced whenever bytes are given back
-}
-
-func newBudget(max int64) *budget { return &budget{max: max, room: make(chan struct{})} }
-
-func (b *budget) take(ctx context.Context, n int64) bool {
-	for {
-		b.mu.Lock()
-		if b.used == 0 || b.used+n <= b.max {
-			b.used += n
-			b.mu.Unlock()
-			return true
-		}
-		room := b.room
-		b.mu.Unlock()
-		select {
-		case <-room:
-		case <-ctx.Done():
-			return false
-		}
-	}
-}
-
-func (b *budget) give(n int64) {
-	b.mu.Lock()
-	b.used -= n
-	close(b.room)
-	b.room = make(chan struct{})
-	b.mu.Unlock()
-}
+// ErrSlowClient is a connection's End.Err when the relay disconnected a client
+// that did not read: its queue of messages from the server reached its bound.
+var ErrSlowClient = errors.New("the client did not read: its queue of messages from the server is full")
 
 type item struct {
 	dir  wire.Direction
 	typ  websocket.MessageType
 	data []byte
+	held int64 // bytes of the budget, given back once tapped and written
+	refs atomic.Int32
 	at   time.Duration
 	// written is closed once a client-bound message's write has finished, with
 	// delivered set: the tapper waits for it, so that a message the client never got
@@ -142,34 +117,40 @@ type item struct {
 
 // run relays until either side ends, then closes the other and ends the tap.
 func (c *conn) run(base context.Context, info *Conn, tap Tap) {
-	// The connection's own lifetime: a shutdown (base ending) lets it read on for
-	// ShutdownGrace before dropping it, so that what a client sent just before it
-	// hung up, as the relay was being stopped, is still relayed and tapped.
+	// The connection's own lifetime: a shutdown (base ending) lets it drain what is
+	// readable before dropping it, so that what a client sent just before it hung
+	// up, as the relay was being stopped, is still relayed and tapped.
 	ctx, stop := context.WithCancel(context.WithoutCancel(base))
 	c.stop = stop
+	c.mem = c.relay.budget()
 	limit := c.relay.readLimit()
 	c.client.SetReadLimit(limit)
 	c.up.SetReadLimit(limit)
 
 	queue := make(chan *item, c.relay.queueSize())
-	c.budget = newBudget(maxQueued)
 	tapped := make(chan End, 1)
 	go func() { tapped <- c.tapper(queue, tap) }()
 
 	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); c.pump(ctx, info.Start, c.client, c.up, wire.ClientToServer, queue) }()
-	go func() { defer wg.Done(); c.pump(ctx, info.Start, c.up, c.client, wire.ServerToClient, queue) }()
+	wg.Add(3)
+	toClient := make(chan *item, c.relay.clientQueue())
+	go func() { defer wg.Done(); c.writer(ctx, toClient) }()
+	c.clientRead = make(chan struct{})
+	go func() {
+		defer wg.Done()
+		defer close(c.clientRead)
+		c.pump(ctx, info.Start, c.client, wire.ClientToServer, queue, nil)
+	}()
+	go func() {
+		defer wg.Done()
+		defer close(toClient)
+		c.pump(ctx, info.Start, c.up, wire.ServerToClient, queue, toClient)
+	}()
 	select {
 	case <-ctx.Done():
 	case <-base.Done():
-		grace := time.NewTimer(c.relay.shutdownGrace())
-		select {
-		case <-ctx.Done():
-		case <-grace.C:
-		}
-		grace.Stop()
-		c.finish(End{By: SideShutdown, Code: -1}) // a no-op when the connection ended within the grace
+		c.drain(ctx)
+		c.finish(End{By: SideShutdown, Code: -1}) // a no-op when the connection ended while draining
 	}
 	wg.Wait()
 	close(queue)
@@ -186,6 +167,33 @@ func (c *conn) run(base context.Context, info *Conn, tap Tap) {
 	}
 	if tap != nil {
 		tap.End(end)
+	}
+}
+
+// drain returns once the connection has gone quiet after a shutdown: no message
+// begun and not yet handed on, and nothing read for ShutdownGrace; or once it has
+// ended, or DrainLimit has passed.
+func (c *conn) drain(ctx context.Context) {
+	grace := c.relay.shutdownGrace()
+	if grace <= 0 {
+		return
+	}
+	c.lastActive.Store(time.Now().UnixNano())
+	limit := time.NewTimer(c.relay.drainLimit())
+	defer limit.Stop()
+	tick := time.NewTicker(min(grace/4, 50*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-limit.C:
+			return
+		case <-tick.C:
+			if c.busy.Load() == 0 && time.Since(time.Unix(0, c.lastActive.Load())) >= grace {
+				return
+			}
+		}
 	}
 }
 
@@ -222,46 +230,122 @@ func (c *conn) finish(e End) {
 	})
 }
 
-// pump relays messages from src to dst, queueing each for the tap before it is
-// written, so a request is always tapped before its response.
-func (c *conn) pump(ctx context.Context, start time.Time, src, dst *websocket.Conn, dir wire.Direction, queue chan<- *item) {
-	srcSide, dstSide := SideClient, SideServer
+// pump relays messages from src, queueing each for the tap before it is written,
+// so a request is always tapped before its response. Client-bound messages go to
+// the writer through toClient, whose bound disconnects a client that does not read;
+// server-bound ones are written here (a server slow to read slows the client).
+func (c *conn) pump(ctx context.Context, start time.Time, src *websocket.Conn, dir wire.Direction, queue chan<- *item, toClient chan<- *item) {
+	srcSide := SideClient
 	if dir == wire.ServerToClient {
-		srcSide, dstSide = SideServer, SideClient
+		srcSide = SideServer
 	}
+	var begun bool
+	active := func() {
+		c.lastActive.Store(time.Now().UnixNano())
+		if !begun {
+			begun = true
+			c.busy.Add(1)
+		}
+	}
+	settled := func() {
+		if begun {
+			begun = false
+			c.busy.Add(-1)
+		}
+	}
+	defer settled()
 	for {
-		typ, data, err := src.Read(ctx)
+		settled()
+		typ, data, held, err := ReadMessage(ctx, src, c.mem, active)
 		if err != nil {
 			if ctx.Err() == nil { // else the ending is decided already (or is a shutdown)
 				c.finish(readEnd(srcSide, err))
 			}
 			return
 		}
-		at := time.Since(start)
-		if !c.budget.take(ctx, int64(len(data))) {
-			return
-		}
-		it := &item{dir: dir, typ: typ, data: data, at: at}
-		if dir == wire.ServerToClient {
+		it := &item{dir: dir, typ: typ, data: data, held: held, at: time.Since(start)}
+		it.refs.Store(2)
+		if toClient != nil {
 			it.written = make(chan struct{})
 		}
 		select {
 		case queue <- it:
 		case <-ctx.Done():
+			c.mem.Release(held)
 			return
 		}
-		err = dst.Write(ctx, typ, data)
-		if it.written != nil {
-			it.delivered = err == nil
-			close(it.written)
-		}
-		if err != nil {
-			c.undelivered[dir-1].Add(1)
-			if ctx.Err() == nil {
-				c.finish(End{By: dstSide, Code: -1})
+		if toClient == nil {
+			err = c.up.Write(ctx, typ, data)
+			c.done(it)
+			if err != nil {
+				c.undelivered[dir-1].Add(1)
+				if ctx.Err() == nil {
+					c.finish(End{By: SideServer, Code: -1})
+				}
+				return
 			}
-			return
+			continue
 		}
+		n, size := c.pendingN.Add(1), c.pendingB.Add(int64(len(data)))
+		full := n > int64(cap(toClient)) || (n > 1 && size > c.mem.Max()/4)
+		if !full {
+			select {
+			case toClient <- it:
+				continue
+			default:
+				full = true
+			}
+		}
+		// The client has not read the messages before this one: it goes, and this
+		// message with the others queued is tapped as undelivered.
+		c.finish(End{By: SideClient, Code: -1, Err: fmt.Errorf("%w (%d messages, %d bytes)", ErrSlowClient, n-1, size-int64(len(data)))})
+		c.delivered(it, false)
+		return
+	}
+}
+
+// writer writes the client-bound messages in order; once a write failed, the
+// rest are undelivered.
+func (c *conn) writer(ctx context.Context, toClient <-chan *item) {
+	var failed bool
+	for it := range toClient {
+		if failed {
+			c.delivered(it, false)
+			continue
+		}
+		err := c.client.Write(ctx, it.typ, it.data)
+		failed = err != nil
+		c.delivered(it, !failed)
+		if failed && ctx.Err() == nil {
+			// A write fails once the connection is broken, or closed by the
+			// client: its reading side says which, a moment later.
+			select {
+			case <-c.clientRead:
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			c.finish(End{By: SideClient, Code: -1})
+		}
+	}
+}
+
+// delivered settles a client-bound message's write.
+func (c *conn) delivered(it *item, ok bool) {
+	c.pendingN.Add(-1)
+	c.pendingB.Add(-int64(len(it.data)))
+	if !ok {
+		c.undelivered[wire.ServerToClient-1].Add(1)
+	}
+	it.delivered = ok
+	close(it.written)
+	c.done(it)
+}
+
+// done is called by the tapper and by the writing side: the second gives the
+// message's bytes back to the budget.
+func (c *conn) done(it *item) {
+	if it.refs.Add(-1) == 0 {
+		c.mem.Release(it.held)
 	}
 }
 
@@ -287,7 +371,6 @@ func (c *conn) tapper(queue <-chan *item, tap Tap) End {
 		e      = End{Frames: map[wire.Direction]int64{}}
 	)
 	for it := range queue {
-		c.budget.give(int64(len(it.data)))
 		seq++
 		e.Frames[it.dir]++
 		f := wire.Frame{Seq: seq, Time: it.at, Dir: it.dir, Line: it.data}
@@ -305,10 +388,11 @@ func (c *conn) tapper(queue <-chan *item, tap Tap) End {
 			f.Msg = wire.Classify(f.Line)
 			pairer.Observe(f.Dir, &f.Msg)
 		}
-		if tap == nil || e.TapErr != nil {
-			continue
+		if tap != nil && e.TapErr == nil {
+			e.TapErr = tap.Frame(&f)
 		}
-		if e.TapErr = tap.Frame(&f); e.TapErr == nil && len(queue) == 0 {
+		c.done(it)
+		if tap != nil && e.TapErr == nil && len(queue) == 0 {
 			e.TapErr = tap.Idle()
 		}
 	}

@@ -23,7 +23,8 @@ import (
 // unix socket server, a ws:// relay answers them and refuses an Origin itself, as a
 // ws:// server would. Every connection
 // has its own goroutines and tap queue: a slow or stuck connection never stalls
-// another.
+// another, except through the memory budget all share (MemoryBudget), which a
+// client that does not read holds only until its queue bound drops it.
 //
 // What cannot be relayed as it was, because github.com/coder/websocket does not
 // expose it: a client's fragmented message reaches the server as one frame (payload
@@ -45,22 +46,42 @@ type Relay struct {
 	// without the relay.
 	ReadLimit int64
 
-	// QueueSize bounds the messages of one connection waiting for its tap (64 MiB
-	// of them at most); when full, that connection's reading pauses: back-pressure,
-	// nothing dropped. Zero means DefaultQueueSize.
+	// QueueSize bounds the messages of one connection waiting for its tap; when
+	// full, that connection's reading pauses: back-pressure, nothing dropped. Zero
+	// means DefaultQueueSize.
 	QueueSize int
+
+	// MemoryBudget bounds the bytes of messages held in memory across every
+	// connection (read, not yet tapped and written): a read waits for room instead
+	// of allocating past it (see Budget). Zero means DefaultMemoryBudget (512 MiB).
+	MemoryBudget int64
+
+	// ClientQueue bounds the messages read from the server and not yet written to
+	// a client, as the app-server bounds its own outbound queue per connection: a
+	// client that does not read is disconnected when its queue is full (End.Err
+	// wraps ErrSlowClient), and other connections go on. The queue's bytes are
+	// bounded too, by a quarter of the memory budget (one message always fits).
+	// Zero means DefaultClientQueue.
+	ClientQueue int
 
 	// PingTimeout bounds how long a relayed ping waits for the next hop's pong
 	// before the ping goes unanswered. Zero means 30s.
 	PingTimeout time.Duration
 
-	// ShutdownGrace is how long each connection goes on after Serve's context ends,
-	// so that messages in flight (a client's last request as it hangs up) are
-	// relayed and tapped, and a connection that ends meanwhile ends as it would have;
-	// then the rest are dropped. Zero means DefaultShutdownGrace; negative, none.
+	// ShutdownGrace is how quiet a connection must be after Serve's context ends
+	// before it is dropped: it goes on being relayed and tapped until it has read
+	// nothing for ShutdownGrace (and holds no message begun), so that what is
+	// readable from both sides (a client's last request as it hangs up, the answer
+	// to it) is drained and recorded, and a connection that ends meanwhile ends as
+	// it would have. Zero means DefaultShutdownGrace; negative, none.
 	ShutdownGrace time.Duration
 
+	// DrainLimit bounds the drain of one connection at shutdown (a client that
+	// never stops sending). Zero means DefaultDrainLimit.
+	DrainLimit time.Duration
+
 	mu      sync.Mutex
+	mem     *Budget
 	ctx     context.Context
 	cancel  context.CancelFunc
 	conns   sync.WaitGroup
@@ -77,6 +98,12 @@ const DefaultShutdownGrace = 250 * time.Millisecond
 // DefaultQueueSize is Relay.QueueSize's default.
 const DefaultQueueSize = 4096
 
+// DefaultClientQueue is Relay.ClientQueue's default: 1024 messages (8 x 128).
+const DefaultClientQueue = 1024
+
+// DefaultDrainLimit is Relay.DrainLimit's default.
+const DefaultDrainLimit = 5 * time.Second
+
 // Conn describes one client connection, for Relay.Open.
 type Conn struct {
 	N         int         // 1-based, in the order upgrades were accepted
@@ -88,7 +115,8 @@ type Conn struct {
 }
 
 // Serve accepts connections on ln until ctx is done, then closes ln, lets every
-// connection go on for ShutdownGrace, drops those still open (their tap's End says
+// connection drain what is readable (until it has been quiet for ShutdownGrace, at
+// most DrainLimit), drops those still open (their tap's End says
 // SideShutdown) and returns once every tap has ended. The error is nil after ctx is done, or the listener's failure.
 func (r *Relay) Serve(ctx context.Context, ln net.Listener) error {
 	r.mu.Lock()
@@ -246,6 +274,33 @@ func (r *Relay) readLimit() int64 {
 		return r.ReadLimit
 	}
 	return DefaultReadLimit
+}
+
+// Budget is the relay's memory budget, shared by all its connections (for
+// figures: Peak, Waits).
+func (r *Relay) Budget() *Budget { return r.budget() }
+
+func (r *Relay) budget() *Budget {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mem == nil {
+		r.mem = NewBudget(r.MemoryBudget)
+	}
+	return r.mem
+}
+
+func (r *Relay) clientQueue() int {
+	if r.ClientQueue > 0 {
+		return r.ClientQueue
+	}
+	return DefaultClientQueue
+}
+
+func (r *Relay) drainLimit() time.Duration {
+	if r.DrainLimit > 0 {
+		return r.DrainLimit
+	}
+	return DefaultDrainLimit
 }
 
 func (r *Relay) queueSize() int {

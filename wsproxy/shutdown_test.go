@@ -2,6 +2,7 @@ package wsproxy_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -71,5 +72,47 @@ func TestShutdownDropsIdleAfterGrace(t *testing.T) {
 	}
 	if c.Closed(5*time.Second) == nil {
 		t.Error("the client's connection is still open after the shutdown")
+	}
+}
+
+// Messages a client sent before the shutdown that are still in the socket buffer
+// because the relay was busy (its tap stuck past the grace) are read, relayed,
+// answered and tapped before the connection is dropped: the drain waits for a
+// connection to be quiet, not for a fixed time.
+func TestShutdownDrainsWhatIsReadable(t *testing.T) {
+	codex := wstest.Prepare(t, "0.171.0", wstest.TurnModel())
+	codex.Start(t, "ws")
+	ln, bound, err := wsproxy.Listen(wsproxy.Addr{Scheme: "ws", Host: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuck := &blockingTap{memTap: memTap{done: make(chan struct{})}, release: make(chan struct{})}
+	rl := &wsproxy.Relay{Upstream: codex.Addr, QueueSize: 1, ShutdownGrace: 200 * time.Millisecond,
+		Open: func(*wsproxy.Conn) (wsproxy.Tap, error) { return stuck, nil }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rl.Serve(ctx, ln) }()
+	defer cancel()
+
+	c := wstest.MustDial(t, bound, nil)
+	c.Initialize("drain") // relayed while its tap is stuck: the queue has room for it
+	const n = 20
+	for i := 0; i < n; i++ {
+		c.Send(fmt.Sprintf(`{"id":%d,"method":"thread/list","params":{}}`, 100+i))
+	}
+	time.Sleep(200 * time.Millisecond) // in the relay's socket buffer by now
+	cancel()
+	time.Sleep(time.Second) // five graces with the tap stuck
+	close(stuck.release)
+	end := stuck.wait(t)
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if got := len(stuck.lines(wire.ClientToServer)); got != n+2 {
+		t.Errorf("tapped %d client messages, want %d (initialize, initialized and %d requests)", got, n+2, n)
+	}
+	c.Wait(0, "the last request's answer", wstest.Response(fmt.Sprint(100+n-1)))
+	if end.By != wsproxy.SideShutdown || end.Undelivered != nil {
+		t.Errorf("end = %+v, want a shutdown with every message delivered", end)
 	}
 }

@@ -46,8 +46,16 @@ type Recorder struct {
 	// Relay settings (zero: wsproxy's defaults).
 	QueueSize int
 	ReadLimit int64
+	// MemoryBudget bounds the bytes of messages held in memory across all
+	// connections; a read waits for room past it. Zero means
+	// wsproxy.DefaultMemoryBudget (512 MiB).
+	MemoryBudget int64
+	// ClientQueue bounds the messages waiting for a client that does not read,
+	// which is then disconnected; zero means wsproxy.DefaultClientQueue.
+	ClientQueue int
 
 	mu      sync.Mutex
+	relay   *wsproxy.Relay
 	results []Result
 }
 
@@ -70,15 +78,29 @@ func NewSessionID() string {
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// Serve accepts connections on ln until ctx is done, then drops every connection
-// still open after the shutdown grace (wsproxy.DefaultShutdownGrace)
-// and returns once every recording is finished. Results says how each ended.
+// Serve accepts connections on ln until ctx is done, then lets every connection
+// drain what is readable (until quiet for wsproxy.DefaultShutdownGrace), drops
+// those still open and returns once every recording is finished. Results says how each ended.
 func (r *Recorder) Serve(ctx context.Context, ln net.Listener) error {
 	if r.Session == "" {
 		r.Session = NewSessionID()
 	}
-	rl := &wsproxy.Relay{Upstream: r.Upstream, Open: r.open, QueueSize: r.QueueSize, ReadLimit: r.ReadLimit}
+	rl := &wsproxy.Relay{Upstream: r.Upstream, Open: r.open, QueueSize: r.QueueSize, ReadLimit: r.ReadLimit,
+		MemoryBudget: r.MemoryBudget, ClientQueue: r.ClientQueue}
+	r.mu.Lock()
+	r.relay = rl
+	r.mu.Unlock()
 	return rl.Serve(ctx, ln)
+}
+
+// Budget is the memory budget of the connections being served (nil before Serve).
+func (r *Recorder) Budget() *wsproxy.Budget {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.relay == nil {
+		return nil
+	}
+	return r.relay.Budget()
 }
 
 // Results are the connections that ended so far, in the order they ended.
@@ -141,7 +163,8 @@ func (t *tap) End(e wsproxy.End) {
 		tr.Ended, tr.Signal = recorder.EndSignal, "shutdown"
 	}
 	var notes []string
-	if e.Err != nil {
+	slow := errors.Is(e.Err, wsproxy.ErrSlowClient)
+	if e.Err != nil && !slow {
 		notes = append(notes, e.Err.Error())
 	}
 	if n := e.Undelivered[wire.ClientToServer]; n > 0 {
@@ -151,6 +174,9 @@ func (t *tap) End(e wsproxy.End) {
 	if n := e.Undelivered[wire.ServerToClient]; n > 0 {
 		// As the stdio proxy reports a client that stopped reading.
 		tr.ClientError = "the client had gone"
+		if slow {
+			tr.ClientError = e.Err.Error()
+		}
 		tr.LastDelivered, tr.Undelivered = e.LastDelivered, n
 	}
 	if e.TapErr != nil {

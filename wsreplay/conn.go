@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -142,9 +144,27 @@ func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string
 	if base == nil {
 		base = context.Background()
 	}
-	ctx, cancel := context.WithCancel(base)
+	mem := s.Budget()
+	// The connection outlives a shutdown by its drain: reading and answering go on
+	// until nothing has been read or written for the grace, then the replay stops
+	// (ctx) and the connection is dropped.
+	ioCtx, ioCancel := context.WithCancel(context.WithoutCancel(base))
+	defer ioCancel()
+	ctx, cancel := context.WithCancel(ioCtx)
 	defer cancel()
 	defer c.CloseNow() // the app-server never sends a close frame: it drops
+
+	var lastActive atomic.Int64
+	active := func() { lastActive.Store(time.Now().UnixNano()) }
+	go func() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-base.Done():
+		}
+		s.drain(ctx, &lastActive)
+		cancel()
+	}()
 
 	srv := &replay.Server{}
 	if s.Configure != nil {
@@ -155,14 +175,50 @@ func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string
 		srv.Log = s.Log
 	}
 	gone := make(chan struct{})
-	in := newLineReader(ctx, c, gone)
-	out := &messageWriter{ctx: ctx, c: c, gone: gone}
+	in := newLineReader(ioCtx, c, mem, active, gone)
+	queue := s.ClientQueue
+	if queue <= 0 {
+		queue = wsproxy.DefaultClientQueue
+	}
+	out := newMessageWriter(ctx, c, mem, queue, active, gone)
 	err = srv.Serve(ctx, in, out)
+	out.flush()
 	switch {
+	case errors.Is(err, errSlowClient):
+		return err
 	case base.Err() != nil && errors.Is(err, context.Canceled):
 		return nil // shut down
 	case errors.Is(err, errClientGone):
 		return nil
 	}
 	return err
+}
+
+// drain returns once a connection has been quiet for ShutdownGrace after a
+// shutdown (or has ended, or the drain limit passed).
+func (s *Server) drain(ctx context.Context, lastActive *atomic.Int64) {
+	grace := s.ShutdownGrace
+	switch {
+	case grace < 0:
+		return
+	case grace == 0:
+		grace = wsproxy.DefaultShutdownGrace
+	}
+	lastActive.Store(time.Now().UnixNano())
+	limit := time.NewTimer(wsproxy.DefaultDrainLimit)
+	defer limit.Stop()
+	tick := time.NewTicker(min(grace/4, 50*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-limit.C:
+			return
+		case <-tick.C:
+			if time.Since(time.Unix(0, lastActive.Load())) >= grace {
+				return
+			}
+		}
+	}
 }

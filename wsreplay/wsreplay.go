@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
@@ -37,6 +38,20 @@ type Server struct {
 	Token string
 	// Log, when set, gets each replay's diagnostics and one line per connection.
 	Log io.Writer
+	// MemoryBudget bounds the bytes of messages held in memory across all
+	// connections (client messages read, replayed messages queued for a client):
+	// a read or a queued message waits for room past it. Zero means
+	// wsproxy.DefaultMemoryBudget (512 MiB).
+	MemoryBudget int64
+	// ClientQueue bounds the messages waiting for a client that does not read, as
+	// the app-server bounds its own: the client is then disconnected (its
+	// Result.Err wraps wsproxy.ErrSlowClient). Zero means wsproxy.DefaultClientQueue.
+	ClientQueue int
+	// ShutdownGrace is how quiet a connection must be after Serve's context ends
+	// before it is dropped: until then the client's messages are read and
+	// answered. Zero means wsproxy.DefaultShutdownGrace; negative, none. The drain
+	// lasts at most wsproxy.DefaultDrainLimit.
+	ShutdownGrace time.Duration
 	// Ready, when set, is called by ListenAndServe with the bound URL once clients
 	// may connect (a command standing in for codex prints codex's banner there).
 	Ready func(url string)
@@ -49,6 +64,17 @@ type Server struct {
 	conns   sync.WaitGroup
 	ctx     context.Context
 	scripts map[string]*loaded // by path: one shared script per recording
+	mem     *wsproxy.Budget
+}
+
+// Budget is the memory budget shared by the connections (for figures: Peak).
+func (s *Server) Budget() *wsproxy.Budget {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mem == nil {
+		s.mem = wsproxy.NewBudget(s.MemoryBudget)
+	}
+	return s.mem
 }
 
 // Result is how one connection's replay ended.
@@ -101,8 +127,9 @@ func (s *Server) Check() error {
 	return nil
 }
 
-// Serve accepts connections on ln until ctx is done, then drops every connection
-// and returns once every replay has ended.
+// Serve accepts connections on ln until ctx is done, then lets every connection
+// drain what its client sent (read and answered until quiet for ShutdownGrace),
+// drops it and returns once every replay has ended.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if s.headers == nil {
 		if err := s.Check(); err != nil {

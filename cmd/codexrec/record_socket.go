@@ -19,6 +19,7 @@ import (
 // socketFlags are record's WebSocket flags.
 type socketFlags struct {
 	listen, upstream, urlFile string
+	memoryMiB                 int64
 	// banner prints codex's own ws:// banner once clients may connect: set when
 	// codexrec stands in for codex (the shim), never a flag.
 	banner bool
@@ -28,6 +29,7 @@ func (s *socketFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.listen, "listen", "", "record WebSocket clients connecting to `URL` (ws://HOST:PORT or unix://PATH; port 0 picks one), one recording per connection in -o DIR")
 	fs.StringVar(&s.upstream, "upstream", "", "with --listen: relay to the app-server already listening at `URL` (ws:// or unix://) instead of starting COMMAND")
 	fs.StringVar(&s.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
+	fs.Int64Var(&s.memoryMiB, "memory-budget", wsproxy.DefaultMemoryBudget>>20, "with --listen: `MiB` of messages held in memory across all connections (0: the default); past it, reads wait (back-pressure)")
 }
 
 // runRecordSocket is record --listen: a relay in front of a child started on a
@@ -48,6 +50,9 @@ func runRecordSocket(c *recordConfig, args []string, std stdio) error {
 	}
 	if _, err := wsproxy.ParseURL(c.socket.listen); err != nil {
 		return usagef("--listen: %v", err)
+	}
+	if c.socket.memoryMiB < 0 {
+		return usagef("--memory-budget: %d MiB: want 0 (the default) or more", c.socket.memoryMiB)
 	}
 	if c.socket.upstream != "" {
 		if _, err := wsproxy.ParseURL(c.socket.upstream); err != nil {
@@ -79,7 +84,7 @@ func runRecordSocket(c *recordConfig, args []string, std stdio) error {
 		command = []string{"--upstream", c.socket.upstream}
 	}
 	rec := &wsrecord.Recorder{Dir: c.out, NewSession: newSession, Log: prefixed(std.err, "codexrec record: "), QueueSize: c.queue,
-		Header: recorder.Header{Codexrec: Version, Command: command}}
+		MemoryBudget: c.socket.memoryMiB << 20, Header: recorder.Header{Codexrec: Version, Command: command}}
 
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)

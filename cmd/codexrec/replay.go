@@ -53,6 +53,7 @@ type replayConfig struct {
 	urlFile     string
 	tokenFile   string
 	connections int
+	memoryMiB   int64
 	cwd         string
 	// banner prints codex's own ws:// banner once clients may connect: set when
 	// codexrec stands in for codex (the shim), never a flag.
@@ -82,6 +83,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.loop, "loop", false, "with --listen: start over once every recording has been served")
 	fs.StringVar(&c.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
 	fs.StringVar(&c.tokenFile, "ws-token-file", "", "with --listen: the bearer token (first line of `FILE`) a client must send when the recording's did (default: any bearer token)")
+	fs.Int64Var(&c.memoryMiB, "memory-budget", 512, "with --listen: `MiB` of messages held in memory across all connections (0: the default); past it, reads and replies wait")
 	fs.IntVar(&c.connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
 	applyConfig("replay", fs)
 	return c

@@ -26,6 +26,9 @@ func replaySocket(c *replayConfig, proto *replay.Server, path string, std stdio)
 	if _, err := wsproxy.ParseURL(c.listen); err != nil {
 		return usagef("--listen: %v", err)
 	}
+	if c.memoryMiB < 0 {
+		return usagef("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)
+	}
 	paths, err := wsreplay.FindRecordings(path)
 	if err != nil {
 		return &exitError{exitUsage, err}
@@ -35,7 +38,7 @@ func replaySocket(c *replayConfig, proto *replay.Server, path string, std stdio)
 			return err
 		}
 	}
-	srv := &wsreplay.Server{Recordings: paths, Loop: c.loop, Log: prefixed(std.err, "codexrec replay: "),
+	srv := &wsreplay.Server{Recordings: paths, Loop: c.loop, Log: prefixed(std.err, "codexrec replay: "), MemoryBudget: c.memoryMiB << 20,
 		Configure: func(r *replay.Server) {
 			*r = *proto
 			r.Faults = append([]replay.Fault(nil), proto.Faults...)
