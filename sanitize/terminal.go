@@ -15,7 +15,7 @@ func EscapeTerminal(s string) string {
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r, n) {
+		if UnsafeRune(r, n) {
 			break
 		}
 		i += n
@@ -31,9 +31,9 @@ func EscapeTerminal(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unsafeRune(r, n) && r < 0x80:
+		case UnsafeRune(r, n) && r < 0x80:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r, n):
+		case UnsafeRune(r, n):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+n])
@@ -43,7 +43,10 @@ func EscapeTerminal(s string) string {
 	return b.String()
 }
 
-func unsafeRune(r rune, n int) bool {
+// UnsafeRune reports whether EscapeTerminal escapes the rune r, n bytes long
+// (utf8.DecodeRune's results): C0 but newline and tab, DEL, C1, invalid UTF-8 and
+// the bidirectional overrides.
+func UnsafeRune(r rune, n int) bool {
 	switch {
 	case r == utf8.RuneError && n == 1:
 		return true

@@ -207,7 +207,7 @@ func jsonSafe(s string) string {
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafeJSON(r, n) {
+		if sanitize.UnsafeRune(r, n) {
 			break
 		}
 		i += n
@@ -219,7 +219,7 @@ func jsonSafe(s string) string {
 	b = append(b, s[:i]...)
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafeJSON(r, n) {
+		if sanitize.UnsafeRune(r, n) {
 			if r == utf8.RuneError {
 				r = 0xfffd
 			}
@@ -230,18 +230,4 @@ func jsonSafe(s string) string {
 		i += n
 	}
 	return string(b)
-}
-
-func unsafeJSON(r rune, n int) bool {
-	switch {
-	case r == utf8.RuneError && n == 1:
-		return true
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-		return true
-	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c:
-		return true
-	}
-	return false
 }
