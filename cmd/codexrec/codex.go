@@ -83,7 +83,7 @@ func runCodexInstall(cfg any, args []string, std stdio) error {
 	}
 	o := codexbin.Options{Registry: c.registry}
 	if !c.quiet {
-		o.Progress = std.err
+		o.Progress = own(std.err) // its carriage returns rewrite the line: the tool's own text
 	}
 	if c.platform != "" {
 		p, err := codexbin.PlatformNamed(c.platform)
@@ -154,6 +154,6 @@ func installAdvice(err error, version string, orFlag bool) error {
 func findCodex(version string, install bool, std stdio) (string, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	p, err := codexbin.FindOrInstall(ctx, version, install, codexbin.Options{Registry: codexbin.Registry(), Progress: std.err})
+	p, err := codexbin.FindOrInstall(ctx, version, install, codexbin.Options{Registry: codexbin.Registry(), Progress: own(std.err)})
 	return p, installAdvice(err, version, true)
 }
