@@ -27,11 +27,13 @@ func (s *session) receive(line []byte) error {
 	}
 	j := s.find(got)
 	if j < 0 {
-		if ok, err := s.repeat(got); ok || err != nil {
-			return err
-		}
+		// A frame recorded later that got matches is its own answer, not a repeat
+		// of an earlier one: hold it for its turn first.
 		if msg.Kind == wire.KindRequest && s.hold(got) {
 			return nil
+		}
+		if ok, err := s.repeat(got); ok || err != nil {
+			return err
 		}
 		return s.mismatch(got, "")
 	}

@@ -95,3 +95,61 @@ func TestRepeats(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatPrefersLaterFrame: a read recorded twice, before and after a rename, sent
+// the second time before the rename (the TUI does this from run to run) is the later
+// recorded read, held for its turn and answered with the renamed thread, not a
+// repeat of the first read; the replay then ends with every recorded frame received.
+func TestRepeatPrefersLaterFrame(t *testing.T) {
+	var tid string
+	read := func(id string) string {
+		return `{"id":` + id + `,"method":"thread/read","params":{"threadId":"` + tid + `"}}`
+	}
+	rename := func(id string) string {
+		return `{"id":` + id + `,"method":"thread/name/set","params":{"threadId":"` + tid + `","name":"alpha"}}`
+	}
+	path := recordReal(t, func(c *conn, work string) {
+		c.send(initialize(`1`))
+		c.response(`1`)
+		c.send(`{"method":"initialized"}`)
+		c.send(threadStart(`2`, work, "never"))
+		l := c.response(`2`)
+		tid = gjson.Get(l[len(l)-1], "result.thread.id").Str
+		c.send(read(`3`))
+		c.response(`3`)
+		c.send(rename(`4`))
+		c.response(`4`)
+		c.send(read(`5`))
+		c.response(`5`)
+	})
+	sc := load(t, path, 0)
+	var reps []replay.Repeat
+	s := serve(t, &replay.Server{Script: sc, OnRepeat: func(r replay.Repeat) { reps = append(reps, r) }})
+	s.send(initialize(`1`), `{"method":"initialized"}`, threadStart(`2`, recordedCwd(sc), "never"))
+	s.response(`2`)
+	s.send(read(`3`))
+	s.response(`3`)
+	s.send(read(`5`), rename(`4`))
+	var answer string
+	seen := map[string]bool{}
+	s.until("the answers to ids 4 and 5", func(l string) bool {
+		if id := gjson.Get(l, "id").Raw; id != "" && !gjson.Get(l, "method").Exists() {
+			seen[id] = true
+			if id == `5` {
+				answer = l
+			}
+		}
+		return seen[`4`] && seen[`5`]
+	})
+	err := s.finish()
+	s.rest()
+	if err != nil {
+		t.Fatalf("Serve: %v\n%s", err, s.log)
+	}
+	if len(reps) != 0 {
+		t.Errorf("repeats %+v, want none: the second read has its own recorded frame", reps)
+	}
+	if got := gjson.Get(answer, "result.thread.name").Str; got != "alpha" {
+		t.Errorf("second thread/read answered %s, want the recorded answer after the rename (name alpha)", answer)
+	}
+}
