@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -57,7 +58,8 @@ type Proxy struct {
 	Signals <-chan os.Signal
 
 	// DrainTimeout is how long to wait for the child's stdout and stderr to reach EOF
-	// after it exits (a grandchild may hold them open). Zero means 2s.
+	// after it exits (a grandchild may hold them open), counted from the last read
+	// or tapped frame: a tap still catching up is waited for. Zero means 2s.
 	DrainTimeout time.Duration
 
 	// EndClient, when set, is called once the server's stdout has ended and all of it
@@ -189,7 +191,7 @@ loop:
 	// A grandchild may hold stdout or stderr open after the child exits; then the
 	// pumps stay blocked in read(2) and are abandoned (closing a blocking descriptor
 	// does not interrupt a read).
-	drainedAll := waitDone(&drained, p.drainTimeout())
+	drainedAll := waitDrained(&drained, p.drainTimeout(), &s.progress)
 	// The client pump may still be blocked reading the client; it drops what it reads
 	// from now on, since nothing can reach the child any more.
 	s.stop()
@@ -261,14 +263,25 @@ func SignalName(sig os.Signal) string {
 	return sig.String()
 }
 
-func waitDone(wg *sync.WaitGroup, d time.Duration) bool {
+// waitDrained waits for wg until d passes with no progress (no read, no frame
+// tapped) and reports whether wg was done.
+func waitDrained(wg *sync.WaitGroup, d time.Duration, progress *atomic.Uint64) bool {
 	ch := make(chan struct{})
 	go func() { wg.Wait(); close(ch) }()
-	select {
-	case <-ch:
-		return true
-	case <-time.After(d):
-		return false
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for last := progress.Load(); ; {
+		select {
+		case <-ch:
+			return true
+		case <-t.C:
+			now := progress.Load()
+			if now == last {
+				return false
+			}
+			last = now
+			t.Reset(d)
+		}
 	}
 }
 

@@ -95,6 +95,42 @@ func TestBackPressureLosesNothing(t *testing.T) {
 	}
 }
 
+// A tap still catching up when the server exits (a loaded machine, a queue of one)
+// is waited for however long it takes in all, as long as it moves: the drain
+// timeout is for a pipe nobody writes to any more, not for the tap. Here the tap
+// needs far longer than DrainTimeout for the session and must still see every frame.
+func TestSlowTapOutlastsDrainTimeout(t *testing.T) {
+	// Lines longer than a read: each read is a batch of its own, so the queue of
+	// one holds the server's pump back until the tap has taken the batch before.
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, `{"id":%d,"method":"m","params":{"pad":"%s"}}`+"\n", i, strings.Repeat("x", 200<<10))
+	}
+	in := b.String()
+	var mu sync.Mutex
+	var s2c bytes.Buffer
+	p := &proxy.Proxy{QueueSize: 1, DrainTimeout: 50 * time.Millisecond, Tap: func(f *wire.Frame) error {
+		time.Sleep(20 * time.Millisecond) // 60 frames: ~1.2 s, 24x the drain timeout
+		mu.Lock()
+		defer mu.Unlock()
+		if f.Dir == wire.ServerToClient {
+			s2c.Write(f.Line)
+		}
+		return nil
+	}}
+	var out bytes.Buffer
+	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != in {
+		t.Fatalf("client got %d bytes, want %d", out.Len(), len(in))
+	}
+	if s2c.String() != in {
+		t.Fatalf("tap saw %d of %d server bytes: frames lost at the drain timeout (result %+v)", s2c.Len(), len(in), res)
+	}
+}
+
 // With ReuseLines the proxy recycles read buffers once a frame is tapped and
 // forwarded: lines of every size, some longer than a read buffer, must still reach
 // the client and the tap byte for byte (the tap copies, as ReuseLines asks). The

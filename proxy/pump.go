@@ -41,6 +41,10 @@ type session struct {
 	written   sync.Cond   // signalled (under mu) when a tracked write has finished
 	waiting   atomic.Bool // the tapper waits on written
 	abandoned bool        // under mu: writes still pending will never finish
+
+	// progress counts reads and tapped frames: while it moves, the session is still
+	// draining (a slow tap holding a pump back), not stuck on a grandchild's pipe.
+	progress atomic.Uint64
 }
 
 // maxQueued bounds the memory waiting for the tap (the buffers reads hold), whatever
@@ -272,6 +276,7 @@ func (s *session) tapper() {
 				if s.p.Tap != nil && s.res.TapErr == nil {
 					s.res.TapErr = s.p.Tap(f)
 				}
+				s.progress.Add(1)
 			}
 			s.release(b)
 			dirty = true
@@ -344,6 +349,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 			buf = s.freeBufs.get(newReadBuffer)
 		}
 		data, carried, whole, err := framer.Next(buf)
+		s.progress.Add(1)
 		switch {
 		case !s.p.ReuseLines:
 			data, whole = cloneRead(data, whole)
