@@ -1,5 +1,10 @@
 package sanitize
 
+import (
+	"slices"
+	"strings"
+)
+
 // matcher finds which of a set of literals occur in a text, ASCII case-insensitively,
 // in one pass (an Aho-Corasick automaton compiled to a table). It is the prefilter
 // that lets clean text skip every other search: one table step per byte instead of
@@ -30,7 +35,6 @@ func newMatcher(patterns []string) *matcher {
 	m := &matcher{npat: len(patterns)}
 	// Byte classes: every byte a pattern uses (folded) gets its own, the rest share 0.
 	m.nclass = 1
-	size := 1
 	for _, p := range patterns {
 		for i := 0; i < len(p); i++ {
 			c := foldByte(p[i])
@@ -40,7 +44,6 @@ func newMatcher(patterns []string) *matcher {
 			}
 		}
 		m.maxLen = max(m.maxLen, len(p))
-		size += len(p)
 	}
 	for c := 'A'; c <= 'Z'; c++ {
 		m.class[c] = m.class[c+'a'-'A']
@@ -48,8 +51,9 @@ func newMatcher(patterns []string) *matcher {
 	nc := m.nclass
 	// Trie: next[s*nc+k] is the child of state s by class k, 0 for none (the root is
 	// no one's child). The breadth-first pass below turns it into the full table.
-	next := make([]uint32, nc, nc*min(size, 1024))
-	outs := make([][]int, 1, min(size, 1024))
+	n := trieSize(patterns)
+	next := make([]uint32, nc, n*nc)
+	outs := make([][]int, 1, n)
 	for id, p := range patterns {
 		if p == "" {
 			continue
@@ -70,8 +74,7 @@ func newMatcher(patterns []string) *matcher {
 	}
 	// Breadth-first: failure links and the full transition table, in place (a state's
 	// failure is shallower, so its row is complete when read).
-	n := len(outs)
-	fail := make([]uint32, n)
+	fail := make([]uint32, len(outs))
 	queue := make([]uint32, 0, n)
 	for _, nx := range next[:nc] {
 		if nx != 0 {
@@ -95,7 +98,7 @@ func newMatcher(patterns []string) *matcher {
 		}
 	}
 	// Entries become row offsets, with the top bit for states where patterns end.
-	m.out = map[uint32][]int{}
+	m.out = make(map[uint32][]int, len(patterns))
 	for s, o := range outs {
 		if len(o) > 0 {
 			m.out[uint32(s*nc)] = o
@@ -110,6 +113,41 @@ func newMatcher(patterns []string) *matcher {
 	}
 	m.next = next
 	return m
+}
+
+// trieSize is the number of states of the patterns' trie (the root included), so
+// that its table is allocated once: sorted case-folded, each pattern adds a state
+// per byte past the prefix it shares with the one before.
+func trieSize(patterns []string) int {
+	folded := make([]string, 0, len(patterns))
+	for _, p := range patterns {
+		folded = append(folded, asciiLower(p))
+	}
+	slices.Sort(folded)
+	n, prev := 1, ""
+	for _, p := range folded {
+		common := 0
+		for common < len(p) && common < len(prev) && p[common] == prev[common] {
+			common++
+		}
+		n += len(p) - common
+		prev = p
+	}
+	return n
+}
+
+// asciiLower is s with A-Z folded as foldByte folds them (strings.ToLower also folds
+// other letters).
+func asciiLower(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for j := i; j < len(b); j++ {
+		b[j] = foldByte(b[j])
+	}
+	return string(b)
 }
 
 // hit is an occurrence of a tracked pattern: its id and the offset just past it.
