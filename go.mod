@@ -18,6 +18,3 @@ require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
 )
-
-// A copy with one change, start-up cost: see third_party/jsonschema/README.md.
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
