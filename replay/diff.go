@@ -206,7 +206,7 @@ type maskerState struct {
 
 // redactionHash is the per-process key a placeholder carries; it would make every
 // run's diagnostics differ, and names nothing the user can act on.
-var redactionHash = regexp.MustCompile(`(<redacted:[a-z0-9-]+):[0-9a-f]+>`)
+var redactionHash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(<redacted:[a-z0-9-]+):[0-9a-f]+>`) })
 
 // mask returns line's content with secrets masked, or a notice when no masking is
 // possible.
@@ -223,11 +223,11 @@ func mask(line []byte) []byte {
 	if bytes.Equal(out, in) {
 		return out
 	}
-	return redactionHash.ReplaceAllFunc(out, func(p []byte) []byte {
+	return redactionHash().ReplaceAllFunc(out, func(p []byte) []byte {
 		if bytes.Contains(in, p) {
 			return p // the recording's own placeholder, printed as it is
 		}
-		return redactionHash.ReplaceAll(p, []byte("$1>"))
+		return redactionHash().ReplaceAll(p, []byte("$1>"))
 	})
 }
 

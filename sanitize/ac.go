@@ -1,5 +1,10 @@
 package sanitize
 
+import (
+	"slices"
+	"strings"
+)
+
 // matcher finds which of a set of literals occur in a text, ASCII case-insensitively,
 // in one pass (an Aho-Corasick automaton compiled to a table). It is the prefilter
 // that lets clean text skip every other search: one table step per byte instead of
@@ -23,7 +28,9 @@ func foldByte(c byte) byte {
 	return c
 }
 
-// newMatcher compiles the patterns; an empty pattern never matches.
+// newMatcher compiles the patterns; an empty pattern never matches. It runs each
+// time a sanitizer or a guard first checks something (several times a session), so
+// the trie is built straight into the flat transition table: no map per node.
 func newMatcher(patterns []string) *matcher {
 	m := &matcher{npat: len(patterns)}
 	// Byte classes: every byte a pattern uses (folded) gets its own, the rest share 0.
@@ -36,72 +43,111 @@ func newMatcher(patterns []string) *matcher {
 				m.nclass++
 			}
 		}
+		m.maxLen = max(m.maxLen, len(p))
 	}
 	for c := 'A'; c <= 'Z'; c++ {
 		m.class[c] = m.class[c+'a'-'A']
 	}
-	// Trie.
-	type node struct {
-		child map[uint8]int
-		fail  int
-		out   []int
-	}
-	nodes := []node{{child: map[uint8]int{}}}
-	for _, p := range patterns {
-		m.maxLen = max(m.maxLen, len(p))
-	}
+	nc := m.nclass
+	// Trie: next[s*nc+k] is the child of state s by class k, 0 for none (the root is
+	// no one's child). The breadth-first pass below turns it into the full table.
+	n := trieSize(patterns)
+	next := make([]uint32, nc, n*nc)
+	outs := make([][]int, 1, n)
 	for id, p := range patterns {
 		if p == "" {
 			continue
 		}
 		s := 0
 		for i := 0; i < len(p); i++ {
-			k := m.class[foldByte(p[i])]
-			nx, ok := nodes[s].child[k]
-			if !ok {
-				nx = len(nodes)
-				nodes = append(nodes, node{child: map[uint8]int{}})
-				nodes[s].child[k] = nx
+			k := int(m.class[foldByte(p[i])])
+			nx := next[s*nc+k]
+			if nx == 0 {
+				nx = uint32(len(outs))
+				outs = append(outs, nil)
+				next = append(next, make([]uint32, nc)...)
+				next[s*nc+k] = nx
 			}
-			s = nx
+			s = int(nx)
 		}
-		nodes[s].out = append(nodes[s].out, id)
+		outs[s] = append(outs[s], id)
 	}
-	// Breadth-first: failure links and the full transition table.
-	next := make([]int, len(nodes)*m.nclass)
-	queue := []int{}
-	for k := 0; k < m.nclass; k++ {
-		if nx, ok := nodes[0].child[uint8(k)]; ok {
-			next[k] = nx
+	// Breadth-first: failure links and the full transition table, in place (a state's
+	// failure is shallower, so its row is complete when read).
+	fail := make([]uint32, len(outs))
+	queue := make([]uint32, 0, n)
+	for _, nx := range next[:nc] {
+		if nx != 0 {
 			queue = append(queue, nx)
 		}
 	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		f := nodes[s].fail
-		nodes[s].out = append(nodes[s].out, nodes[f].out...)
-		for k := 0; k < m.nclass; k++ {
-			if nx, ok := nodes[s].child[uint8(k)]; ok {
-				nodes[nx].fail = next[f*m.nclass+k]
-				next[s*m.nclass+k] = nx
+	for q := 0; q < len(queue); q++ {
+		s := queue[q]
+		f := fail[s]
+		if len(outs[f]) > 0 {
+			outs[s] = append(outs[s], outs[f]...)
+		}
+		row, frow := next[int(s)*nc:int(s+1)*nc], next[int(f)*nc:int(f+1)*nc]
+		for k, nx := range row {
+			if nx != 0 {
+				fail[nx] = frow[k]
 				queue = append(queue, nx)
 			} else {
-				next[s*m.nclass+k] = next[f*m.nclass+k]
+				row[k] = frow[k]
 			}
 		}
 	}
-	m.next = make([]uint32, len(next))
-	m.out = map[uint32][]int{}
+	// Entries become row offsets, with the top bit for states where patterns end.
+	m.out = make(map[uint32][]int, len(patterns))
+	for s, o := range outs {
+		if len(o) > 0 {
+			m.out[uint32(s*nc)] = o
+		}
+	}
 	for i, nx := range next {
-		e := uint32(nx * m.nclass)
-		if len(nodes[nx].out) > 0 {
-			m.out[e] = nodes[nx].out
+		e := nx * uint32(nc)
+		if len(outs[nx]) > 0 {
 			e |= 1 << 31
 		}
-		m.next[i] = e
+		next[i] = e
 	}
+	m.next = next
 	return m
+}
+
+// trieSize is the number of states of the patterns' trie (the root included), so
+// that its table is allocated once: sorted case-folded, each pattern adds a state
+// per byte past the prefix it shares with the one before.
+func trieSize(patterns []string) int {
+	folded := make([]string, 0, len(patterns))
+	for _, p := range patterns {
+		folded = append(folded, asciiLower(p))
+	}
+	slices.Sort(folded)
+	n, prev := 1, ""
+	for _, p := range folded {
+		common := 0
+		for common < len(p) && common < len(prev) && p[common] == prev[common] {
+			common++
+		}
+		n += len(p) - common
+		prev = p
+	}
+	return n
+}
+
+// asciiLower is s with A-Z folded as foldByte folds them (strings.ToLower also folds
+// other letters).
+func asciiLower(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for j := i; j < len(b); j++ {
+		b[j] = foldByte(b[j])
+	}
+	return string(b)
 }
 
 // hit is an occurrence of a tracked pattern: its id and the offset just past it.

@@ -83,6 +83,7 @@ const (
 	patMap
 	patField
 	patGitleaks // a keyword of gitleaks rule idx: kept with its positions
+	patSkip     // a literal of another view of the same automaton (prefilters)
 )
 
 type pattern struct {
@@ -103,78 +104,104 @@ type prefilter struct {
 // automaton: enough to be rare, and the exact search runs only when it occurs.
 const prefixLen = 12
 
-func (z *Sanitizer) buildPrefilter(guard bool) prefilter {
-	build := func(guard bool) prefilter {
-		var lits []string
-		var pats []pattern
-		add := func(l string, k patKind, i int) {
-			if len(l) > prefixLen {
-				l = l[:prefixLen]
-			}
-			lits = append(lits, l)
-			pats = append(pats, pattern{kind: k, idx: i})
-		}
-		for i, r := range shapeRules {
-			for _, l := range r.lits {
-				lits = append(lits, l)
-				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l)})
-			}
-			for _, l := range r.lower {
-				lits = append(lits, l)
-				pats = append(pats, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true})
-			}
-		}
-		var gl []*glRule
-		if z.gitleaks {
-			gl = gitleaksRules()
-		}
-		for i, r := range gl {
-			for _, k := range r.keywords {
-				lits = append(lits, k)
-				pats = append(pats, pattern{kind: patGitleaks, idx: i, lit: []byte(k), fold: true})
-			}
-		}
-		for _, k := range keywordTriggers {
-			add(k, patKeyword, 0)
-		}
-		for _, k := range keywordJSONTriggers {
-			add(k, patKeyword, 0)
-		}
-		for i, forms := range z.needles {
-			for _, n := range forms {
-				add(string(n), patSecret, i)
-			}
-			if guard {
-				for _, n := range z.guards[i] {
-					add(string(n), patSecret, i)
-				}
-			}
-		}
-		// Fields ending in "Base64" are decoded and searched: their raw text says nothing.
-		add(`Base64"`, patField, 0)
-		if !guard && len(z.secrets) > 0 {
-			// Streamed deltas may hold a piece of a known secret at an edge.
-			add(`"delta"`, patField, 0)
-		}
-		if !guard {
-			for i, m := range z.maps {
-				add(m.From, patMap, i)
-			}
-			for _, f := range secretFields {
-				add(`"`+f.key+`"`, patField, 0)
-			}
-			add(`"env"`, patField, 0)
-			for _, k := range []string{`"isSecret"`, `"answers"`} {
-				add(k, patField, 1)
-			}
-		}
-		track := make([]bool, len(pats))
-		for i := range pats {
-			track[i] = true
-		}
-		return prefilter{newMatcher(lits), pats, track}
+// views say which prefilters a literal is for (see prefilters).
+type views uint8
+
+const (
+	forSan      views = 1 << iota // the sanitizer's own
+	forGuardSan                   // the guard's sanitizer (no path maps)
+	forGuard                      // the guard's scan
+	forAll      = forSan | forGuardSan | forGuard
+)
+
+// prefilters are the sanitizer's, the guard's sanitizer's and the guard's
+// prefilters: one automaton holding the literals of all three (most are the rules',
+// which all three search for), read through a pattern table each, where the
+// literals a view does not search for have kind patSkip. A session builds it once,
+// not three times.
+type prefilters struct{ san, guardSan, guard prefilter }
+
+func (z *Sanitizer) buildPrefilters() *prefilters {
+	var lits []string
+	var pats []pattern
+	var in []views
+	add := func(l string, p pattern, v views) {
+		lits = append(lits, l)
+		pats = append(pats, p)
+		in = append(in, v)
 	}
-	return build(guard)
+	// addCut adds a known secret's or a path's literal: its first prefixLen bytes
+	// are rare enough, and the exact search runs only when they occur.
+	addCut := func(l string, k patKind, i int, v views) {
+		if len(l) > prefixLen {
+			l = l[:prefixLen]
+		}
+		add(l, pattern{kind: k, idx: i}, v)
+	}
+	for i, r := range shapeRules {
+		for _, l := range r.lits {
+			add(l, pattern{kind: patRule, idx: i, lit: []byte(l)}, forAll)
+		}
+		for _, l := range r.lower {
+			add(l, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true}, forAll)
+		}
+	}
+	var gl []*glRule
+	if z.gitleaks {
+		gl = gitleaksRules()
+	}
+	for i, r := range gl {
+		for _, k := range r.keywords {
+			add(k, pattern{kind: patGitleaks, idx: i, lit: []byte(k), fold: true}, forAll)
+		}
+	}
+	for _, k := range keywordTriggers {
+		addCut(k, patKeyword, 0, forAll)
+	}
+	for _, k := range keywordJSONTriggers {
+		addCut(k, patKeyword, 0, forAll)
+	}
+	for i, forms := range z.needles {
+		for _, n := range forms {
+			addCut(string(n), patSecret, i, forAll)
+		}
+		for _, n := range z.guards[i] {
+			addCut(string(n), patSecret, i, forGuard)
+		}
+	}
+	// Fields ending in "Base64" are decoded and searched: their raw text says nothing.
+	addCut(`Base64"`, patField, 0, forAll)
+	sanitizers := forSan | forGuardSan
+	if len(z.secrets) > 0 {
+		// Streamed deltas may hold a piece of a known secret at an edge.
+		addCut(`"delta"`, patField, 0, sanitizers)
+	}
+	for i, m := range z.maps {
+		addCut(m.From, patMap, i, forSan)
+	}
+	for _, f := range secretFields {
+		addCut(`"`+f.key+`"`, patField, 0, sanitizers)
+	}
+	addCut(`"env"`, patField, 0, sanitizers)
+	for _, k := range []string{`"isSecret"`, `"answers"`} {
+		addCut(k, patField, 1, sanitizers)
+	}
+	m := newMatcher(lits)
+	// Every pattern is tracked: the hits name what occurred (see filterFor).
+	track := make([]bool, len(pats))
+	for i := range track {
+		track[i] = true
+	}
+	view := func(v views) prefilter {
+		own := slices.Clone(pats)
+		for i := range own {
+			if in[i]&v == 0 {
+				own[i] = pattern{kind: patSkip}
+			}
+		}
+		return prefilter{m, own, track}
+	}
+	return &prefilters{san: view(forSan), guardSan: view(forGuardSan), guard: view(forGuard)}
 }
 
 // prefilter is z's prefilter for the sanitizer or for the guard, built the first
@@ -189,17 +216,21 @@ func (z *Sanitizer) prefilter(guard bool) *prefilter {
 	return &z.sanPre
 }
 
+// sharedPrefilter is z's view of the prefilters of z, or of its preFrom when it
+// is a guard's sanitizer (which has no path maps).
 func (z *Sanitizer) sharedPrefilter(guard bool) prefilter {
-	src := z.preFrom
+	src := z
+	if z.preFrom != nil {
+		src = z.preFrom
+	}
+	src.presOnce.Do(func() { src.pres = src.buildPrefilters() })
 	switch {
-	case src == nil:
-		return z.buildPrefilter(guard)
 	case guard:
-		src.guardGuardOnce.Do(func() { src.guardGuard = z.buildPrefilter(true) })
-		return src.guardGuard
+		return src.pres.guard
+	case z.preFrom != nil:
+		return src.pres.guardSan
 	default:
-		src.guardSanOnce.Do(func() { src.guardSan = z.buildPrefilter(false) })
-		return src.guardSan
+		return src.pres.san
 	}
 }
 

@@ -73,10 +73,10 @@ type Sanitizer struct {
 	preFrom                  *Sanitizer
 	// gitleaks: gitleaks' rules run besides the project's own.
 	gitleaks bool
-	// guardSan and guardGuard are the prefilters of the guard's sanitizer (no
-	// maps), built once each when first needed (see guardSanitizer).
-	guardSanOnce, guardGuardOnce sync.Once
-	guardSan, guardGuard         prefilter
+	// pres holds the automaton of z's prefilters and of its guard's sanitizer's,
+	// built once when first needed (see sharedPrefilter).
+	presOnce sync.Once
+	pres     *prefilters
 
 	// macs pools the placeholder HMACs (keyed by key).
 	macs sync.Pool

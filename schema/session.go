@@ -26,6 +26,9 @@ type SessionValidator struct {
 
 	started bool
 	choice  Choice
+	// chosen: the choice is made and its embedded set is loaded by the first frame
+	// (loading decompresses tens of megabytes: a session with no frames does not).
+	chosen  bool
 	set     *Set
 	v       *Validator
 	pending []wire.Frame
@@ -43,7 +46,9 @@ const MaxPending = 1024
 const MaxPendingBytes = 8 << 20
 
 // Start chooses the set now when Version or Dir fix it (so a bad flag fails before
-// anything runs). Calling it is optional: Frame starts a validator on first use.
+// anything runs); an embedded set is loaded by the first frame, a folder's now (its
+// files may not be valid schemas). Calling it is optional: Frame starts a validator
+// on first use.
 func (s *SessionValidator) Start() error {
 	s.started = true
 	switch {
@@ -59,9 +64,27 @@ func (s *SessionValidator) Start() error {
 		s.choice = Choice{Codex: s.Version, Schema: label, From: FromExplicit, Note: "validating against the schemas in " + s.Dir}
 		s.use(set)
 	case s.Version != "":
-		return s.decide("")
+		c, err := Choose(s.Version, "", s.Header)
+		if err != nil {
+			return err
+		}
+		s.choice, s.chosen = c, true
+		if c.Note != "" {
+			s.notes = append(s.notes, c.Note)
+		}
 	}
 	return nil
+}
+
+// load loads the set chosen by Start.
+func (s *SessionValidator) load() {
+	s.chosen = false
+	set, err := Cached(s.choice.Schema)
+	if err != nil {
+		s.notes = append(s.notes, err.Error())
+		return
+	}
+	s.set, s.v = set, NewValidator(set)
 }
 
 // decide applies the policy with the session's own version (may be empty).
@@ -92,8 +115,8 @@ func (s *SessionValidator) use(set *Set) {
 	}
 }
 
-// Chosen reports the policy's choice once a set is in use.
-func (s *SessionValidator) Chosen() (Choice, bool) { return s.choice, s.set != nil }
+// Chosen reports the policy's choice once it is made.
+func (s *SessionValidator) Chosen() (Choice, bool) { return s.choice, s.set != nil || s.chosen }
 
 // Notes are the lines that explain the choice (nearest older, fallback, a folder).
 func (s *SessionValidator) Notes() []string { return s.notes }
@@ -112,6 +135,9 @@ func (s *SessionValidator) Frame(f *wire.Frame) []Finding {
 		if err := s.Start(); err != nil {
 			s.notes = append(s.notes, err.Error())
 		}
+	}
+	if s.chosen {
+		s.load()
 	}
 	if s.v == nil {
 		if v := wire.CodexVersion(f); v != "" {
@@ -158,6 +184,7 @@ func (s *SessionValidator) drain() []Finding {
 // known (the header, else the fallback).
 func (s *SessionValidator) Finish() []Finding {
 	if len(s.pending) == 0 {
+		// Nothing waits: a set chosen but never needed stays unloaded.
 		return nil
 	}
 	if s.v == nil {

@@ -9,6 +9,7 @@ import (
 	"html"
 	"io"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -28,9 +29,12 @@ var (
 	recordingJS string
 	//go:embed assets/diff.js
 	diffJS string
-
-	pageJS = "(function () {\n  'use strict';\n" + commonJS + recordingJS + diffJS + "})();\n"
 )
+
+// pageJS is the page's script, joined when a page is first written.
+var pageJS = sync.OnceValue(func() string {
+	return "(function () {\n  'use strict';\n" + commonJS + recordingJS + diffJS + "})();\n"
+})
 
 // pageData is what the page's script reads from its JSON data block.
 type pageData struct {
@@ -233,7 +237,7 @@ func writePageData(w io.Writer, data pageData, p Page) error {
 		pw.z = z
 		data.Title = sanitize.MaskText(data.Title)
 	}
-	sum := sha256.Sum256([]byte(pageJS))
+	sum := sha256.Sum256([]byte(pageJS()))
 	csp := "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" +
 		base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	pw.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
@@ -245,7 +249,7 @@ func writePageData(w io.Writer, data pageData, p Page) error {
 	pw.raw(`<script id="codexrec-data" type="application/json">`)
 	pw.data(data)
 	pw.raw("</script>\n<script>")
-	pw.raw(pageJS)
+	pw.raw(pageJS())
 	pw.raw("</script>\n</body></html>\n")
 	if pw.err == nil {
 		pw.err = pw.w.Flush()

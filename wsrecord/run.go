@@ -121,7 +121,9 @@ func Start(opt Options, rec *Recorder) (*Running, error) {
 }
 
 // privateSocket matches the child's socket URL as the child prints it.
-var privateSocket = regexp.MustCompile(`unix://[^\s"']*codexrec-app-server-[0-9]+/app-server\.sock`)
+var privateSocket = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`unix://[^\s"']*codexrec-app-server-[0-9]+/app-server\.sock`)
+})
 
 // socketRewriter passes the child's stderr on line by line, with its private
 // socket's URL replaced by the URL clients connect to: a client that reads codex's
@@ -141,7 +143,7 @@ func (r *socketRewriter) Write(p []byte) (int, error) {
 	if i < 0 {
 		return len(p), nil
 	}
-	out := privateSocket.ReplaceAllLiteral(r.pending[:i+1], []byte(r.url))
+	out := privateSocket().ReplaceAllLiteral(r.pending[:i+1], []byte(r.url))
 	r.pending = append(r.pending[:0], r.pending[i+1:]...)
 	if _, err := r.w.Write(out); err != nil {
 		return 0, err
@@ -154,7 +156,7 @@ func (r *socketRewriter) flush() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.pending) > 0 {
-		r.w.Write(privateSocket.ReplaceAllLiteral(r.pending, []byte(r.url)))
+		r.w.Write(privateSocket().ReplaceAllLiteral(r.pending, []byte(r.url)))
 		r.pending = nil
 	}
 }

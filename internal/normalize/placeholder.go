@@ -10,7 +10,7 @@ import (
 // or a secret (<cwd>, <codex-home>, <redacted:openai-key:3f9a1c>); a live client sends
 // the real value. EqualFilled lets a placeholder stand for any text (replay's params
 // matching); PlaceholderValues reads what the live text put in its place.
-var placeholderRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_-]{2,}(?::[^<>\s"]*)?>`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_-]{2,}(?::[^<>\s"]*)?>`) })
 
 var placeholderPatterns sync.Map // string -> *regexp.Regexp (nil when none)
 
@@ -24,7 +24,7 @@ func placeholderPattern(s string) *regexp.Regexp {
 		return re.(*regexp.Regexp)
 	}
 	var re *regexp.Regexp
-	if locs := placeholderRE.FindAllStringIndex(s, -1); len(locs) > 0 {
+	if locs := placeholderRE().FindAllStringIndex(s, -1); len(locs) > 0 {
 		var b strings.Builder
 		b.WriteString(`^`)
 		last := 0
@@ -58,7 +58,7 @@ func PlaceholderValues(recorded, live string) map[string]string {
 		return nil
 	}
 	out := map[string]string{}
-	for i, p := range placeholderRE.FindAllString(recorded, -1) {
+	for i, p := range placeholderRE().FindAllString(recorded, -1) {
 		out[p] = m[i+1]
 	}
 	return out

@@ -51,15 +51,10 @@ type Writer struct {
 
 // New returns a Writer in mode m over w.
 func New(w io.Writer, m Mode) *Writer {
-	if m == Mask {
-		// The sanitizer's rules take a few tens of milliseconds to build: built
-		// meanwhile, not on the first line a command prints.
-		warm.Do(func() { go sanitize.MaskText(" ") })
-	}
+	// The sanitizer's rules are built on the first line written in Mask mode, not
+	// here: a command that prints nothing builds nothing.
 	return &Writer{w: w, mode: m}
 }
-
-var warm sync.Once
 
 // Unwrap returns the writer beneath (to ask whether it is a terminal).
 func (w *Writer) Unwrap() io.Writer { return w.w }
