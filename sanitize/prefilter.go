@@ -94,9 +94,8 @@ type pattern struct {
 
 // prefilter is the compiled automaton and the meaning of its pattern ids.
 type prefilter struct {
-	m     *matcher
-	pats  []pattern
-	track []bool // patterns whose positions are kept (keyword triggers)
+	m    *matcher
+	pats []pattern
 }
 
 // prefixLen bounds the literal a known secret or a path contributes to the
@@ -168,11 +167,7 @@ func (z *Sanitizer) buildPrefilter(guard bool) prefilter {
 				add(k, patField, 1)
 			}
 		}
-		track := make([]bool, len(pats))
-		for i := range pats {
-			track[i] = true
-		}
-		return prefilter{newMatcher(lits), pats, track}
+		return prefilter{newMatcher(lits), pats}
 	}
 	return build(guard)
 }
@@ -208,19 +203,33 @@ func (z *Sanitizer) sharedPrefilter(guard bool) prefilter {
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 	pre := z.prefilter(guard)
 	f := filter{pre: pre}
-	var buf [1024]bool
-	seen := buf[:0]
-	if len(pre.pats) <= len(buf) {
-		seen = buf[:len(pre.pats)]
-	} else {
-		seen = make([]bool, len(pre.pats))
-	}
-	any, hits := pre.m.scan(b, seen, pre.track, nil)
+	var buf [64]hit
+	any, hits := pre.m.scan(b, buf[:0])
 	if !any {
 		return f
 	}
-	// Every pattern is tracked: the hits name what occurred, so the (long) table of
-	// patterns is never walked.
+	// The hits name what occurred, so the (long) table of patterns is never walked.
+	// The positions kept are counted first, to be stored in one allocation each.
+	var nh, nk int
+	for _, h := range hits {
+		switch pre.pats[h.id].kind {
+		case patRule, patGitleaks:
+			nh++
+		case patKeyword:
+			nk++
+		}
+	}
+	var hs []hit
+	if nh > 0 {
+		hs = make([]hit, nh)
+	}
+	var ks []int
+	if nk > 0 {
+		ks = make([]int, nk)
+	}
+	// Rule hits fill hs from the front, gitleaks' from the back (reversed at the
+	// end); keyword triggers likewise in ks, the structural ones from the back.
+	nr, ng, nkw, nkj := 0, 0, 0, 0
 	var rules uint64 // shape rules already in f.rules, by index
 	for _, h := range hits {
 		p := &pre.pats[h.id]
@@ -229,7 +238,8 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 			if !ruleCanStart(shapeRules[p.idx], p, b, h.end-len(p.lit)) {
 				continue
 			}
-			f.ruleHits = append(f.ruleHits, h)
+			hs[nr] = h
+			nr++
 			if rules&(1<<p.idx) == 0 {
 				rules |= 1 << p.idx
 				f.rules = append(f.rules, shapeRules[p.idx])
@@ -238,14 +248,17 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 			if !glCanStart(gitleaksRules()[p.idx], b, h.end-len(p.lit)) {
 				continue
 			}
-			f.glHits = append(f.glHits, h)
+			ng++
+			hs[nh-ng] = h
 		case patKeyword:
 			// The bytes before a keyword's separator tell the structural triggers
 			// ("key": "key" :) from the others.
 			if structural(b, h.end-1) {
-				f.kwJSONPos = append(f.kwJSONPos, h.end)
+				nkj++
+				ks[nk-nkj] = h.end
 			} else {
-				f.kwPos = append(f.kwPos, h.end)
+				ks[nkw] = h.end
+				nkw++
 			}
 		case patSecret:
 			if !slices.Contains(f.secrets, p.idx) {
@@ -260,7 +273,21 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 			f.answers = f.answers || p.idx == 1
 		}
 	}
-	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
+	if nr > 0 {
+		f.ruleHits = hs[:nr:nr]
+	}
+	if ng > 0 {
+		f.glHits = hs[nh-ng:]
+		slices.Reverse(f.glHits)
+	}
+	if nkw > 0 {
+		f.kwPos = ks[:nkw:nkw]
+	}
+	if nkj > 0 {
+		f.kwJSONPos = ks[nk-nkj:]
+		slices.Reverse(f.kwJSONPos)
+	}
+	f.keyword, f.keywordJSON = nkw > 0, nkj > 0
 	return f
 }
 
