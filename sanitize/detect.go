@@ -116,7 +116,7 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 			if r.run {
 				we = runEnd
 			}
-			ms := r.re.FindAllSubmatchIndex(text[ws:we], -1)
+			ms := z.runs.findAll(r.re, text[ws:we])
 			if !r.run && len(ms) > 0 && ms[len(ms)-1][1] == we-ws && we < len(text) {
 				continue // a match reaches the window's end: it may go on
 			}

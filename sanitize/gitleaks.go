@@ -188,11 +188,9 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 		r = r.compiled()
 		var ms [][]int
 		if r.anchored != nil {
-			if m := r.anchored.FindSubmatchIndex(text[ws:we]); m != nil {
-				ms = [][]int{m}
-			}
+			ms = z.runs.findFirst(r.anchored, text[ws:we])
 		} else {
-			ms = r.re.FindAllSubmatchIndex(text[ws:we], -1)
+			ms = z.runs.findAll(r.re, text[ws:we])
 		}
 		for _, m := range ms {
 			s, e := m[0], m[1]

@@ -80,6 +80,8 @@ type Sanitizer struct {
 
 	// macs pools the placeholder HMACs (keyed by key).
 	macs sync.Pool
+	// runs remembers the latest expression runs (see reCache).
+	runs reCache
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
