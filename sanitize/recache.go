@@ -18,8 +18,10 @@ type reCache struct {
 	m  map[*regexp.Regexp]map[string][][]int
 }
 
-// reCacheMax bounds the entries, reCacheKey the input a run is cached for.
-const reCacheMax, reCacheKey = 256, 1024
+// reCacheMax bounds the entries, reCacheKey the input a run is cached for (a
+// gitleaks window around a keyword reaches to the end of its token: see
+// gitleaksSpans), so the cache never holds more than a few megabytes.
+const reCacheMax, reCacheKey = 128, 16 << 10
 
 // findAll is re.FindAllSubmatchIndex(w, -1), through the cache. The result is
 // shared: callers must not modify it.
