@@ -24,7 +24,11 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		reds  []Redaction
 		spans []span
 		w     walker
+		// The walker's path starts with room for the few levels most frames
+		// nest, allocated once instead of grown level by level.
+		levels [8]level
 	)
+	w.stack = levels[:0]
 	// cmdHits are gitleaks' keywords in the "command" of the object being walked
 	// (context for its output, see crossFieldSpans), cmdDepth its depth.
 	var cmdHits []hit

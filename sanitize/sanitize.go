@@ -209,7 +209,9 @@ func (z *Sanitizer) placeholder(rule string, value []byte) string {
 	var buf [sha256.Size]byte
 	sum := mac.Sum(buf[:0])
 	z.macs.Put(mac)
-	return "<redacted:" + rule + ":" + hex.EncodeToString(sum[:3]) + ">"
+	var tag [6]byte
+	hex.Encode(tag[:], sum[:3])
+	return "<redacted:" + rule + ":" + string(tag[:]) + ">"
 }
 
 // isPlaceholder reports whether v is exactly a placeholder, so sanitizing twice
