@@ -71,3 +71,48 @@ func exec(re *regexp.Regexp, w []byte, first bool) [][]int {
 	}
 	return re.FindAllSubmatchIndex(w, -1)
 }
+
+// verdicts keeps what the checks after an expression decided for the latest values
+// it matched (placeholder, allowlists, entropy: each a function of the value and
+// the bytes around it that the key holds), and the placeholder of each kept one.
+// The same window that repeats an expression run repeats them.
+type verdicts struct {
+	mu sync.Mutex
+	m  map[string]verdict
+}
+
+type verdict struct {
+	keep bool
+	repl string
+}
+
+// verdictMax bounds the entries, verdictKey the key of an entry.
+const verdictMax, verdictKey = 256, 4 << 10
+
+// get returns the verdict for key, computing and remembering it when unknown.
+func (c *verdicts) get(key []byte, decide func() verdict) verdict {
+	if len(key) > verdictKey {
+		return decide()
+	}
+	c.mu.Lock()
+	v, ok := c.m[string(key)]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = decide()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= verdictMax {
+		c.m = map[string]verdict{}
+	}
+	c.m[string(key)] = v
+	c.mu.Unlock()
+	return v
+}
+
+// appendPart appends a length-prefixed part to a verdict key.
+func appendPart(key []byte, part []byte) []byte {
+	n := len(part)
+	key = append(key, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+	return append(key, part...)
+}

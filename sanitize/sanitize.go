@@ -80,8 +80,10 @@ type Sanitizer struct {
 
 	// macs pools the placeholder HMACs (keyed by key).
 	macs sync.Pool
-	// runs remembers the latest expression runs (see reCache).
-	runs reCache
+	// runs remembers the latest expression runs (see reCache), verdicts what was
+	// decided of their matches.
+	runs     reCache
+	verdicts verdicts
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
