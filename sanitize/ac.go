@@ -122,12 +122,16 @@ type hit struct{ end, id int }
 func (m *matcher) scan(text []byte, hits []hit) (bool, []hit) {
 	q := len(text) / 4
 	ov := m.maxLen - 1
-	if q < 4*m.maxLen || q < 256 {
+	if q < 2*m.maxLen || q < 64 {
 		return m.scanFrom(text, 0, 0, len(text), hits)
 	}
 	next, class := m.next, &m.class
 	var rows [4]uint32
 	var lanes [4][]hit
+	var laneBuf [3][8]hit
+	for k := 1; k < 4; k++ {
+		lanes[k] = laneBuf[k-1][:0]
+	}
 	// Lanes 1 to 3 first read the overlap before their quarter, reporting nothing.
 	for k := 1; k < 4; k++ {
 		row := uint32(0)

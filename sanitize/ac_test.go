@@ -17,9 +17,14 @@ func TestScanLanes(t *testing.T) {
 	m := z.prefilter(false).m
 	r := rand.New(rand.NewPCG(1, 2))
 	words := []string{"sk-", "key=", "token: ", `"env"`, "://", "/tmp/x", "abc ", "PRIVATE KEY", "eyJ", "  ", "Bearer ", "xyz", "fake-access-token-0123456789"}
-	for range 300 {
+	for i := range 600 {
 		var b bytes.Buffer
-		for n := r.IntN(20000); b.Len() < n; {
+		// Half of the texts are short: lanes start from a few hundred bytes.
+		n := r.IntN(20000)
+		if i%2 == 1 {
+			n = r.IntN(2048)
+		}
+		for b.Len() < n {
 			b.WriteString(words[r.IntN(len(words))])
 		}
 		text := b.Bytes()
