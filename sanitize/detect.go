@@ -131,12 +131,12 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 					continue
 				}
 				v := text[ws+s : ws+e]
-				key = appendPart(append(key[:0], r.name...), v)
+				key = appendPart(append(append(key[:0], 's'), r.name...), v)
 				verdict := z.verdicts.get(key, func() verdict {
 					if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v, r.kind()) {
 						return verdict{}
 					}
-					return verdict{true, z.placeholder(r.name, v)}
+					return verdict{keep: true, repl: z.placeholder(r.name, v)}
 				})
 				if !verdict.keep {
 					continue

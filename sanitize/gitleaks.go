@@ -210,12 +210,12 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 				continue
 			}
 			secret, match, line := text[ws+s:ws+e], text[ws+m[0]:ws+m[1]], lineAround(text, ws+s, ws+e)
-			key = appendPart(appendPart(appendPart(append(key[:0], r.id...), secret), match), line)
+			key = appendPart(appendPart(appendPart(append(append(key[:0], 'g'), r.id...), secret), match), line)
 			verdict := z.verdicts.get(key, func() verdict {
 				if r.entropy != 0 && entropy(secret) <= r.entropy || z.glAllowed(r, secret, match, line) {
 					return verdict{}
 				}
-				return verdict{true, z.placeholder(r.id, secret)}
+				return verdict{keep: true, repl: z.placeholder(r.id, secret)}
 			})
 			if !verdict.keep {
 				continue

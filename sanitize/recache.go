@@ -89,6 +89,8 @@ type verdict struct {
 // verdictMax bounds the entries, verdictKey the key of an entry.
 const verdictMax, verdictKey = 256, 4 << 10
 
+// Keys start with what decided: 's' a shape rule, 'g' a gitleaks rule.
+
 // get returns the verdict for key, computing and remembering it when unknown.
 func (c *verdicts) get(key []byte, decide func() verdict) verdict {
 	if len(key) > verdictKey {
