@@ -157,7 +157,8 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 		// (Never partial: ends reads the whole text then.)
 		text := v.head
 		e := len(text)
-		if k := pemEnd(concat(st.tail[max(0, len(st.tail)-64):], text[:min(len(text), 64)])); k >= 0 {
+		var junction [128]byte
+		if k := pemEnd(append(append(junction[:0], st.tail[max(0, len(st.tail)-64):]...), text[:min(len(text), 64)]...)); k >= 0 {
 			e = min(e, max(0, k-min(len(st.tail), 64)))
 		} else if k := pemEnd(text); k >= 0 {
 			e = k
@@ -186,7 +187,8 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	spans = resolve(spans, 0)
 	// A partial view has no dashes beyond its head (see ends): pemOpen of the whole
 	// text would keep what its start says.
-	st.pem = pemOpen(concat(st.tail, v.head[:min(len(v.head), 128)]), st.pem)
+	var seen [tailLen + 128]byte // on the stack: the tail and the text's start
+	st.pem = pemOpen(append(append(seen[:0], st.tail...), v.head[:min(len(v.head), 128)]...), st.pem)
 	if !partial {
 		st.pem = pemOpen(v.head, st.pem)
 	}
