@@ -3,7 +3,6 @@ package sanitize
 import (
 	"bytes"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -60,17 +59,40 @@ func (f filter) within(start, end int) filter {
 	if !f.keyword && len(f.ruleHits) == 0 && len(f.glHits) == 0 {
 		return f
 	}
-	lo := sort.SearchInts(f.kwPos, start+1)
-	hi := sort.SearchInts(f.kwPos, end+1)
-	f.kwPos = f.kwPos[lo:hi]
+	f.kwPos = f.kwPos[intsAfter(f.kwPos, start):intsAfter(f.kwPos, end)]
 	f.keyword = len(f.kwPos) > 0
-	lo = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > start })
-	hi = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > end })
-	f.ruleHits = f.ruleHits[lo:hi]
-	lo = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > start })
-	hi = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > end })
-	f.glHits = f.glHits[lo:hi]
+	f.ruleHits = f.ruleHits[hitsAfter(f.ruleHits, start):hitsAfter(f.ruleHits, end)]
+	f.glHits = f.glHits[hitsAfter(f.glHits, start):hitsAfter(f.glHits, end)]
 	return f
+}
+
+// intsAfter is the index of the first of the sorted xs greater than x (a binary
+// search: within runs for every string of a frame).
+func intsAfter(xs []int, x int) int {
+	lo, hi := 0, len(xs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if xs[m] > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+// hitsAfter is intsAfter for hits by their end.
+func hitsAfter(hs []hit, x int) int {
+	lo, hi := 0, len(hs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if hs[m].end > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // Prefilter patterns and what each stands for.
