@@ -15,17 +15,24 @@ import (
 // deltaStream names the stream a delta frame belongs to: its item, or its process and
 // output stream (command/exec).
 func deltaStream(line []byte) string {
-	for _, p := range []string{"params", "msg.params"} {
+	for _, p := range deltaStreamPaths {
 		// itemId alone first: it precedes a long delta in the server's messages, and
 		// gjson stops at it.
-		if id := gjson.GetBytes(line, p+".itemId"); id.Str != "" {
+		if id := gjson.GetBytes(line, p[0]); id.Str != "" {
 			return id.Str
 		}
-		if r := gjson.GetManyBytes(line, p+".processId", p+".stream"); r[0].Str != "" {
+		if r := gjson.GetManyBytes(line, p[1], p[2]); r[0].Str != "" {
 			return r[0].Str + "/" + r[1].Str
 		}
 	}
 	return ""
+}
+
+// deltaStreamPaths are the paths deltaStream reads, in a frame and in a
+// recording's frame entry.
+var deltaStreamPaths = [][3]string{
+	{"params.itemId", "params.processId", "params.stream"},
+	{"msg.params.itemId", "msg.params.processId", "msg.params.stream"},
 }
 
 // shapeEdges adds to spans the pieces of secret-shaped tokens at the edges of delta
