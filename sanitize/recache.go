@@ -15,7 +15,13 @@ import (
 type reCache struct {
 	mu sync.Mutex
 	n  int
-	m  map[*regexp.Regexp]map[string][][]int
+	m  map[reRun]map[string][][]int
+}
+
+// reRun is an expression and whether its first match only was asked for.
+type reRun struct {
+	re    *regexp.Regexp
+	first bool
 }
 
 // reCacheMax bounds the entries, reCacheKey the input a run is cached for (a
@@ -38,8 +44,9 @@ func (c *reCache) run(re *regexp.Regexp, w []byte, first bool) [][]int {
 	if len(w) > reCacheKey {
 		return exec(re, w, first)
 	}
+	k := reRun{re, first}
 	c.mu.Lock()
-	ms, ok := c.m[re][string(w)]
+	ms, ok := c.m[k][string(w)]
 	c.mu.Unlock()
 	if ok {
 		return ms
@@ -47,12 +54,12 @@ func (c *reCache) run(re *regexp.Regexp, w []byte, first bool) [][]int {
 	ms = exec(re, w, first)
 	c.mu.Lock()
 	if c.m == nil || c.n >= reCacheMax {
-		c.m, c.n = map[*regexp.Regexp]map[string][][]int{}, 0
+		c.m, c.n = map[reRun]map[string][][]int{}, 0
 	}
-	byIn := c.m[re]
+	byIn := c.m[k]
 	if byIn == nil {
 		byIn = map[string][][]int{}
-		c.m[re] = byIn
+		c.m[k] = byIn
 	}
 	if _, ok := byIn[string(w)]; !ok {
 		byIn[string(w)] = ms
