@@ -15,7 +15,9 @@ type matcher struct {
 	// next[state*nclass+class] is the next state's row offset (state*nclass), with
 	// the top bit set when patterns end in that state.
 	next []uint32
-	out  map[uint32][]int // row offset -> pattern ids ending there (through suffix links too)
+	// out[state] are the pattern ids ending in state (row offset / nclass), through
+	// suffix links too.
+	out  [][]int32
 	npat int
 	// maxLen is the longest pattern: lanes of a parallel scan overlap by maxLen-1.
 	maxLen int
@@ -98,10 +100,10 @@ func newMatcher(patterns []string) *matcher {
 		}
 	}
 	// Entries become row offsets, with the top bit for states where patterns end.
-	m.out = make(map[uint32][]int, len(patterns))
+	m.out = make([][]int32, len(outs))
 	for s, o := range outs {
-		if len(o) > 0 {
-			m.out[uint32(s*nc)] = o
+		for _, id := range o {
+			m.out[s] = append(m.out[s], int32(id))
 		}
 	}
 	for i, nx := range next {
@@ -150,25 +152,28 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// hit is an occurrence of a tracked pattern: its id and the offset just past it.
+// hit is an occurrence of a pattern: its id and the offset just past it.
 type hit struct{ end, id int }
 
-// scan marks in seen (len npat) every pattern that occurs in text and reports
-// whether any did. For the patterns marked in track, it also appends each
-// occurrence to hits, in text order.
+// scan appends to hits every occurrence of a pattern in text, in text order, and
+// reports whether there was any.
 //
 // Each step of the automaton waits for the previous one's table load, so a long
 // text is cut in four lanes walked in one loop: their loads overlap. A lane starts
 // maxLen-1 bytes before its quarter so it sees every pattern ending in it.
-func (m *matcher) scan(text []byte, seen, track []bool, hits []hit) (bool, []hit) {
+func (m *matcher) scan(text []byte, hits []hit) (bool, []hit) {
 	q := len(text) / 4
 	ov := m.maxLen - 1
-	if q < 4*m.maxLen || q < 256 {
-		return m.scanFrom(text, 0, 0, len(text), seen, track, hits)
+	if q < 2*m.maxLen || q < 64 {
+		return m.scanFrom(text, 0, 0, len(text), hits)
 	}
 	next, class := m.next, &m.class
 	var rows [4]uint32
 	var lanes [4][]hit
+	var laneBuf [3][8]hit
+	for k := 1; k < 4; k++ {
+		lanes[k] = laneBuf[k-1][:0]
+	}
 	// Lanes 1 to 3 first read the overlap before their quarter, reporting nothing.
 	for k := 1; k < 4; k++ {
 		row := uint32(0)
@@ -180,6 +185,7 @@ func (m *matcher) scan(text []byte, seen, track []bool, hits []hit) (bool, []hit
 	any := false
 	t0, t1, t2, t3 := text[:q], text[q:2*q], text[2*q:3*q], text[3*q:4*q]
 	r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
+	nclass := uint32(m.nclass)
 	for j := 0; j < q; j++ {
 		e0 := next[r0+uint32(class[t0[j]])]
 		e1 := next[r1+uint32(class[t1[j]])]
@@ -190,37 +196,36 @@ func (m *matcher) scan(text []byte, seen, track []bool, hits []hit) (bool, []hit
 			for k, e := range [4]uint32{e0, e1, e2, e3} {
 				if e>>31 != 0 {
 					any = true
-					for _, id := range m.out[e&^(1<<31)] {
-						seen[id] = true
-						if track[id] {
-							lanes[k] = append(lanes[k], hit{k*q + j + 1, id})
+					for _, id := range m.out[(e&^(1<<31))/nclass] {
+						if k == 0 {
+							hits = append(hits, hit{j + 1, int(id)})
+						} else {
+							lanes[k] = append(lanes[k], hit{k*q + j + 1, int(id)})
 						}
 					}
 				}
 			}
 		}
 	}
-	for k := range lanes {
+	for k := 1; k < 4; k++ {
 		hits = append(hits, lanes[k]...)
 	}
 	// The last lane goes on over the bytes the quarters left.
-	a, h := m.scanFrom(text, r3, 4*q, len(text), seen, track, hits)
+	a, h := m.scanFrom(text, r3, 4*q, len(text), hits)
 	return any || a, h
 }
 
 // scanFrom scans text[from:to] from the state at row.
-func (m *matcher) scanFrom(text []byte, row uint32, from, to int, seen, track []bool, hits []hit) (bool, []hit) {
+func (m *matcher) scanFrom(text []byte, row uint32, from, to int, hits []hit) (bool, []hit) {
 	any := false
 	next, class := m.next, &m.class
+	nclass := uint32(m.nclass)
 	for i := from; i < to; i++ {
 		e := next[row+uint32(class[text[i]])]
 		row = e &^ (1 << 31)
 		if e>>31 != 0 {
-			for _, id := range m.out[row] {
-				seen[id] = true
-				if track[id] {
-					hits = append(hits, hit{i + 1, id})
-				}
+			for _, id := range m.out[row/nclass] {
+				hits = append(hits, hit{i + 1, int(id)})
 			}
 			any = true
 		}

@@ -100,11 +100,15 @@ func referenceMatcher(patterns []string) *matcher {
 		}
 	}
 	m.next = make([]uint32, len(next))
-	m.out = map[uint32][]int{}
+	m.out = make([][]int32, len(nodes))
+	for s := range nodes {
+		for _, id := range nodes[s].out {
+			m.out[s] = append(m.out[s], int32(id))
+		}
+	}
 	for i, nx := range next {
 		e := uint32(nx * m.nclass)
 		if len(nodes[nx].out) > 0 {
-			m.out[e] = nodes[nx].out
 			e |= 1 << 31
 		}
 		m.next[i] = e

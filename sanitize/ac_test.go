@@ -17,20 +17,20 @@ func TestScanLanes(t *testing.T) {
 	m := z.prefilter(false).m
 	r := rand.New(rand.NewPCG(1, 2))
 	words := []string{"sk-", "key=", "token: ", `"env"`, "://", "/tmp/x", "abc ", "PRIVATE KEY", "eyJ", "  ", "Bearer ", "xyz", "fake-access-token-0123456789"}
-	all := make([]bool, len(z.sanPre.pats))
-	for i := range all {
-		all[i] = true
-	}
-	for range 300 {
+	for i := range 600 {
 		var b bytes.Buffer
-		for n := r.IntN(20000); b.Len() < n; {
+		// Half of the texts are short: lanes start from a few hundred bytes.
+		n := r.IntN(20000)
+		if i%2 == 1 {
+			n = r.IntN(2048)
+		}
+		for b.Len() < n {
 			b.WriteString(words[r.IntN(len(words))])
 		}
 		text := b.Bytes()
-		s1, s2 := make([]bool, len(all)), make([]bool, len(all))
-		a1, h1 := m.scanFrom(text, 0, 0, len(text), s1, all, nil)
-		a2, h2 := m.scan(text, s2, all, nil)
-		if a1 != a2 || !slices.Equal(s1, s2) || !slices.Equal(h1, h2) {
+		a1, h1 := m.scanFrom(text, 0, 0, len(text), nil)
+		a2, h2 := m.scan(text, nil)
+		if a1 != a2 || !slices.Equal(h1, h2) {
 			t.Fatalf("%d bytes: the lanes found %d hits, one pass %d", len(text), len(h2), len(h1))
 		}
 	}

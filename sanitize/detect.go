@@ -77,6 +77,8 @@ func (z *Sanitizer) find(text []byte, f *filter, dst []span, guard bool) []span 
 // literals (found by the prefilter), never on the whole text.
 func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) []span {
 	covered := 0 // text before this has been searched by an earlier window
+	var keyBuf [256]byte
+	key := keyBuf[:0]
 	for _, h := range f.ruleHits {
 		p := f.pre.pats[h.id]
 		if shapeRules[p.idx] != r {
@@ -116,7 +118,7 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 			if r.run {
 				we = runEnd
 			}
-			ms := r.re.get().FindAllSubmatchIndex(text[ws:we], -1)
+			ms := z.runs.findAll(r.re.get(), text[ws:we])
 			if !r.run && len(ms) > 0 && ms[len(ms)-1][1] == we-ws && we < len(text) {
 				continue // a match reaches the window's end: it may go on
 			}
@@ -129,13 +131,20 @@ func (z *Sanitizer) ruleSpans(r *shapeRule, text []byte, f *filter, dst []span) 
 					continue
 				}
 				v := text[ws+s : ws+e]
-				if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v, r.kind()) {
+				key = appendPart(append(append(key[:0], 's'), r.name...), v)
+				verdict := z.verdicts.get(key, func() verdict {
+					if isPlaceholder(v) || (r.accept != nil && !r.accept(v)) || z.allowed(v) || isPlaceholderValue(v, r.kind()) {
+						return verdict{}
+					}
+					return verdict{keep: true, repl: z.placeholder(r.name, v)}
+				})
+				if !verdict.keep {
 					continue
 				}
 				if r.name == "url-credentials" && ws+e < len(text) && text[ws+e] == '@' && isPlaceholderPassword(v, urlHost(text[ws+e+1:])) {
 					continue
 				}
-				dst = append(dst, span{ws + s, ws + e, r.name, z.placeholder(r.name, v), nil})
+				dst = append(dst, span{ws + s, ws + e, r.name, verdict.repl, nil})
 			}
 			if len(ms) > 0 {
 				covered = ws + ms[len(ms)-1][1] // later literals inside a match need no new window

@@ -1,8 +1,6 @@
 package sanitize
 
 import (
-	"bytes"
-
 	"github.com/tidwall/gjson"
 )
 
@@ -17,17 +15,24 @@ import (
 // deltaStream names the stream a delta frame belongs to: its item, or its process and
 // output stream (command/exec).
 func deltaStream(line []byte) string {
-	for _, p := range []string{"params", "msg.params"} {
+	for _, p := range deltaStreamPaths {
 		// itemId alone first: it precedes a long delta in the server's messages, and
 		// gjson stops at it.
-		if id := gjson.GetBytes(line, p+".itemId"); id.Str != "" {
+		if id := gjson.GetBytes(line, p[0]); id.Str != "" {
 			return id.Str
 		}
-		if r := gjson.GetManyBytes(line, p+".processId", p+".stream"); r[0].Str != "" {
+		if r := gjson.GetManyBytes(line, p[1], p[2]); r[0].Str != "" {
 			return r[0].Str + "/" + r[1].Str
 		}
 	}
 	return ""
+}
+
+// deltaStreamPaths are the paths deltaStream reads, in a frame and in a
+// recording's frame entry.
+var deltaStreamPaths = [][3]string{
+	{"params.itemId", "params.processId", "params.stream"},
+	{"msg.params.itemId", "msg.params.processId", "msg.params.stream"},
 }
 
 // shapeEdges adds to spans the pieces of secret-shaped tokens at the edges of delta
@@ -71,52 +76,13 @@ func (z *Sanitizer) shapeEdgeSpans(stream string, v view, spans []span) []span {
 	}
 	// The token at the end starts with a rule's literal at a word boundary inside
 	// that run (KEY=sk-..., the run being "KEY=sk-..."), as the rules' matches do
-	// (wordStart: after \n in raw content too).
-	best, bestRule := -1, ""
-	for _, r := range shapeRules {
-		if !r.run {
-			continue
-		}
-		for _, lit := range r.lits {
-			// The first occurrence at a word boundary is where the token starts.
-			for from := start; from < len(tail); {
-				j := bytes.Index(tail[from:], []byte(lit))
-				if j < 0 {
-					break
-				}
-				i := from + j
-				from = i + 1
-				if !wordStart(tail, i) || i+off == lead && lead > 0 {
-					continue
-				}
-				if best < 0 || i < best {
-					best, bestRule = i, r.name
-				}
-				break
-			}
-		}
+	// (wordStart: after \n in raw content too), or with one of gitleaks' prefixes
+	// (npm_, glpat-...) at its first occurrence (see edgeLiteral).
+	skip := -1
+	if lead > 0 {
+		skip = lead - off
 	}
-	// gitleaks' rules whose matches start with a fixed prefix (npm_, glpat-...).
-	if z.gitleaks && start < len(tail) {
-		low := bytes.ToLower(tail[start:])
-		for _, r := range gitleaksRules() {
-			for _, lit := range r.prefixes {
-				if len(lit) < 3 {
-					continue
-				}
-				i := bytes.Index(tail[start:], []byte(lit))
-				if r.prefixFold {
-					i = bytes.Index(low, bytes.ToLower([]byte(lit)))
-				}
-				if i >= 0 {
-					i += start
-					if wordStart(tail, i) && !(i+off == lead && lead > 0) && (best < 0 || i < best) {
-						best, bestRule = i, r.id
-					}
-				}
-			}
-		}
-	}
+	best, bestRule := z.edgeLiteral(tail, start, skip)
 	if best < 0 {
 		return spans
 	}

@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"encoding/base64"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -23,8 +24,15 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		last  int
 		reds  []Redaction
 		spans []span
-		w     walker
 	)
+	// The walker (its path's storage) is reused from frame to frame.
+	w := walkers.Get().(*walker)
+	defer func() {
+		if cap(w.stack) <= 64 { // a deeply nested frame's path is not kept
+			clear(w.stack[:cap(w.stack)]) // its keys point into b
+			walkers.Put(w)
+		}
+	}()
 	// cmdHits are gitleaks' keywords in the "command" of the object being walked
 	// (context for its output, see crossFieldSpans), cmdDepth its depth.
 	var cmdHits []hit
@@ -66,7 +74,7 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 		}
 		var rule string
 		if !t.isKey && fields {
-			rule = z.fieldRuleOf(&w, secretAnswers)
+			rule = z.fieldRuleOf(w, secretAnswers)
 		}
 		switch {
 		case z.textFrames && !t.isKey && len(w.stack) == 1 && string(w.memberKey()) == "raw" && isTextFrame(b):
@@ -175,6 +183,9 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 	}
 	return append(out, b[last:]...), reds
 }
+
+// walkers pools the walkers of jsonFrame.
+var walkers = sync.Pool{New: func() any { return new(walker) }}
 
 // isOutputKey names the members holding a command's output, read with the command's
 // words as context.

@@ -141,6 +141,8 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 		covered = append(covered, cover{r, 0})
 		return &covered[len(covered)-1].end
 	}
+	var keyBuf [512]byte
+	key := keyBuf[:0]
 	for _, h := range f.glHits {
 		p := f.pre.pats[h.id]
 		r := rules[p.idx]
@@ -188,11 +190,9 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 		r = r.compiled()
 		var ms [][]int
 		if r.anchored != nil {
-			if m := r.anchored.FindSubmatchIndex(text[ws:we]); m != nil {
-				ms = [][]int{m}
-			}
+			ms = z.runs.findFirst(r.anchored, text[ws:we])
 		} else {
-			ms = r.re.FindAllSubmatchIndex(text[ws:we], -1)
+			ms = z.runs.findAll(r.re, text[ws:we])
 		}
 		for _, m := range ms {
 			s, e := m[0], m[1]
@@ -209,14 +209,18 @@ func (z *Sanitizer) gitleaksSpans(text []byte, f *filter, dst []span) []span {
 			if s < 0 || e <= s {
 				continue
 			}
-			secret := text[ws+s : ws+e]
-			if r.entropy != 0 && entropy(secret) <= r.entropy {
+			secret, match, line := text[ws+s:ws+e], text[ws+m[0]:ws+m[1]], lineAround(text, ws+s, ws+e)
+			key = appendPart(appendPart(appendPart(append(append(key[:0], 'g'), r.id...), secret), match), line)
+			verdict := z.verdicts.get(key, func() verdict {
+				if r.entropy != 0 && entropy(secret) <= r.entropy || z.glAllowed(r, secret, match, line) {
+					return verdict{}
+				}
+				return verdict{keep: true, repl: z.placeholder(r.id, secret)}
+			})
+			if !verdict.keep {
 				continue
 			}
-			if z.glAllowed(r, secret, text[ws+m[0]:ws+m[1]], lineAround(text, ws+s, ws+e)) {
-				continue
-			}
-			dst = append(dst, span{ws + s, ws + e, r.id, z.placeholder(r.id, secret), nil})
+			dst = append(dst, span{ws + s, ws + e, r.id, verdict.repl, nil})
 			*cov = max(*cov, ws+m[1])
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -94,7 +95,7 @@ func Mask(v []byte) string {
 		prefix = append(prefix, v[:size]...)
 		v = v[size:]
 	}
-	return fmt.Sprintf("%s…(%d chars)", prefix, n)
+	return string(prefix) + "…(" + strconv.Itoa(n) + " chars)"
 }
 
 // Guard scans the file at path with the sanitizer's detectors (deltas joined per

@@ -3,7 +3,6 @@ package sanitize
 import (
 	"bytes"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -60,17 +59,40 @@ func (f filter) within(start, end int) filter {
 	if !f.keyword && len(f.ruleHits) == 0 && len(f.glHits) == 0 {
 		return f
 	}
-	lo := sort.SearchInts(f.kwPos, start+1)
-	hi := sort.SearchInts(f.kwPos, end+1)
-	f.kwPos = f.kwPos[lo:hi]
+	f.kwPos = f.kwPos[intsAfter(f.kwPos, start):intsAfter(f.kwPos, end)]
 	f.keyword = len(f.kwPos) > 0
-	lo = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > start })
-	hi = sort.Search(len(f.ruleHits), func(i int) bool { return f.ruleHits[i].end > end })
-	f.ruleHits = f.ruleHits[lo:hi]
-	lo = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > start })
-	hi = sort.Search(len(f.glHits), func(i int) bool { return f.glHits[i].end > end })
-	f.glHits = f.glHits[lo:hi]
+	f.ruleHits = f.ruleHits[hitsAfter(f.ruleHits, start):hitsAfter(f.ruleHits, end)]
+	f.glHits = f.glHits[hitsAfter(f.glHits, start):hitsAfter(f.glHits, end)]
 	return f
+}
+
+// intsAfter is the index of the first of the sorted xs greater than x (a binary
+// search: within runs for every string of a frame).
+func intsAfter(xs []int, x int) int {
+	lo, hi := 0, len(xs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if xs[m] > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+// hitsAfter is intsAfter for hits by their end.
+func hitsAfter(hs []hit, x int) int {
+	lo, hi := 0, len(hs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if hs[m].end > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // Prefilter patterns and what each stands for.
@@ -95,9 +117,8 @@ type pattern struct {
 
 // prefilter is the compiled automaton and the meaning of its pattern ids.
 type prefilter struct {
-	m     *matcher
-	pats  []pattern
-	track []bool // patterns whose positions are kept (keyword triggers)
+	m    *matcher
+	pats []pattern
 }
 
 // prefixLen bounds the literal a known secret or a path contributes to the
@@ -187,11 +208,6 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 		addCut(k, patField, 1, sanitizers)
 	}
 	m := newMatcher(lits)
-	// Every pattern is tracked: the hits name what occurred (see filterFor).
-	track := make([]bool, len(pats))
-	for i := range track {
-		track[i] = true
-	}
 	view := func(v views) prefilter {
 		own := slices.Clone(pats)
 		for i := range own {
@@ -199,7 +215,7 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 				own[i] = pattern{kind: patSkip}
 			}
 		}
-		return prefilter{m, own, track}
+		return prefilter{m, own}
 	}
 	return &prefilters{san: view(forSan), guardSan: view(forGuardSan), guard: view(forGuard)}
 }
@@ -239,19 +255,33 @@ func (z *Sanitizer) sharedPrefilter(guard bool) prefilter {
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 	pre := z.prefilter(guard)
 	f := filter{pre: pre}
-	var buf [1024]bool
-	seen := buf[:0]
-	if len(pre.pats) <= len(buf) {
-		seen = buf[:len(pre.pats)]
-	} else {
-		seen = make([]bool, len(pre.pats))
-	}
-	any, hits := pre.m.scan(b, seen, pre.track, nil)
+	var buf [64]hit
+	any, hits := pre.m.scan(b, buf[:0])
 	if !any {
 		return f
 	}
-	// Every pattern is tracked: the hits name what occurred, so the (long) table of
-	// patterns is never walked.
+	// The hits name what occurred, so the (long) table of patterns is never walked.
+	// The positions kept are counted first, to be stored in one allocation each.
+	var nh, nk int
+	for _, h := range hits {
+		switch pre.pats[h.id].kind {
+		case patRule, patGitleaks:
+			nh++
+		case patKeyword:
+			nk++
+		}
+	}
+	var hs []hit
+	if nh > 0 {
+		hs = make([]hit, nh)
+	}
+	var ks []int
+	if nk > 0 {
+		ks = make([]int, nk)
+	}
+	// Rule hits fill hs from the front, gitleaks' from the back (reversed at the
+	// end); keyword triggers likewise in ks, the structural ones from the back.
+	nr, ng, nkw, nkj := 0, 0, 0, 0
 	var rules uint64 // shape rules already in f.rules, by index
 	for _, h := range hits {
 		p := &pre.pats[h.id]
@@ -260,7 +290,8 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 			if !ruleCanStart(shapeRules[p.idx], p, b, h.end-len(p.lit)) {
 				continue
 			}
-			f.ruleHits = append(f.ruleHits, h)
+			hs[nr] = h
+			nr++
 			if rules&(1<<p.idx) == 0 {
 				rules |= 1 << p.idx
 				f.rules = append(f.rules, shapeRules[p.idx])
@@ -269,14 +300,17 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 			if !glCanStart(gitleaksRules()[p.idx], b, h.end-len(p.lit)) {
 				continue
 			}
-			f.glHits = append(f.glHits, h)
+			ng++
+			hs[nh-ng] = h
 		case patKeyword:
 			// The bytes before a keyword's separator tell the structural triggers
 			// ("key": "key" :) from the others.
 			if structural(b, h.end-1) {
-				f.kwJSONPos = append(f.kwJSONPos, h.end)
+				nkj++
+				ks[nk-nkj] = h.end
 			} else {
-				f.kwPos = append(f.kwPos, h.end)
+				ks[nkw] = h.end
+				nkw++
 			}
 		case patSecret:
 			if !slices.Contains(f.secrets, p.idx) {
@@ -291,7 +325,21 @@ func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
 			f.answers = f.answers || p.idx == 1
 		}
 	}
-	f.keyword, f.keywordJSON = len(f.kwPos) > 0, len(f.kwJSONPos) > 0
+	if nr > 0 {
+		f.ruleHits = hs[:nr:nr]
+	}
+	if ng > 0 {
+		f.glHits = hs[nh-ng:]
+		slices.Reverse(f.glHits)
+	}
+	if nkw > 0 {
+		f.kwPos = ks[:nkw:nkw]
+	}
+	if nkj > 0 {
+		f.kwJSONPos = ks[nk-nkj:]
+		slices.Reverse(f.kwJSONPos)
+	}
+	f.keyword, f.keywordJSON = nkw > 0, nkj > 0
 	return f
 }
 

@@ -144,8 +144,8 @@ func memberPrefix(obj []byte, key string) (val []byte, whole, ok bool) {
 	}
 	i = skipSpaces(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
-		kEnd, _ := stringEnd(obj, i+1)
-		if kEnd >= len(obj) {
+		kEnd := jsonx.StringEnd(obj, i) - 1
+		if kEnd < 0 {
 			return nil, false, false
 		}
 		k := obj[i+1 : kEnd]

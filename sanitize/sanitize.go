@@ -80,6 +80,10 @@ type Sanitizer struct {
 
 	// macs pools the placeholder HMACs (keyed by key).
 	macs sync.Pool
+	// runs remembers the latest expression runs (see reCache), verdicts what was
+	// decided of their matches.
+	runs     reCache
+	verdicts verdicts
 
 	mu sync.Mutex
 	// secretQuestions maps a pending requestUserInput request's id to the ids of its
@@ -207,7 +211,9 @@ func (z *Sanitizer) placeholder(rule string, value []byte) string {
 	var buf [sha256.Size]byte
 	sum := mac.Sum(buf[:0])
 	z.macs.Put(mac)
-	return "<redacted:" + rule + ":" + hex.EncodeToString(sum[:3]) + ">"
+	var tag [6]byte
+	hex.Encode(tag[:], sum[:3])
+	return "<redacted:" + rule + ":" + string(tag[:]) + ">"
 }
 
 // isPlaceholder reports whether v is exactly a placeholder, so sanitizing twice

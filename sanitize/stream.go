@@ -62,12 +62,12 @@ func (z *Sanitizer) FrameFollowedBy(line []byte, isJSON bool, next []byte) ([]by
 	return z.frameWith(line, content, func() bool { return isJSON }, la)
 }
 
+// stream is what the sanitizer remembers of a stream. Its tail is shared with the
+// stored state: a tail is never modified in place, only replaced (see deltaString).
 func (z *Sanitizer) stream(name string) streamState {
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	st := z.streams[name]
-	st.tail = append([]byte(nil), st.tail...)
-	return st
+	return z.streams[name]
 }
 
 func (z *Sanitizer) setStream(name string, st streamState) {
@@ -157,7 +157,8 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 		// (Never partial: ends reads the whole text then.)
 		text := v.head
 		e := len(text)
-		if k := pemEnd(concat(st.tail[max(0, len(st.tail)-64):], text[:min(len(text), 64)])); k >= 0 {
+		var junction [128]byte
+		if k := pemEnd(append(append(junction[:0], st.tail[max(0, len(st.tail)-64):]...), text[:min(len(text), 64)]...)); k >= 0 {
 			e = min(e, max(0, k-min(len(st.tail), 64)))
 		} else if k := pemEnd(text); k >= 0 {
 			e = k
@@ -186,15 +187,16 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	spans = resolve(spans, 0)
 	// A partial view has no dashes beyond its head (see ends): pemOpen of the whole
 	// text would keep what its start says.
-	st.pem = pemOpen(concat(st.tail, v.head[:min(len(v.head), 128)]), st.pem)
+	var seen [tailLen + 128]byte // on the stack: the tail and the text's start
+	st.pem = pemOpen(append(append(seen[:0], st.tail...), v.head[:min(len(v.head), 128)]...), st.pem)
 	if !partial {
 		st.pem = pemOpen(v.head, st.pem)
 	}
+	// The new tail is a new slice: the old one may be read by a caller of stream.
 	if v.n >= tailLen {
-		st.tail = append(st.tail[:0], v.tail[len(v.tail)-tailLen:]...)
+		st.tail = concat(nil, v.tail[len(v.tail)-tailLen:])
 	} else {
-		st.tail = append(st.tail, v.tail...)
-		st.tail = append([]byte(nil), st.tail[max(0, len(st.tail)-tailLen):]...)
+		st.tail = concat(st.tail[max(0, len(st.tail)+len(v.tail)-tailLen):], v.tail)
 	}
 	// The tail stays hot while what made it so is still in it.
 	st.hot = hot || st.hot && v.n < tailLen
@@ -216,6 +218,10 @@ func concat(a, b []byte) []byte {
 	return append(append(make([]byte, 0, len(a)+len(b)), a...), b...)
 }
 
+func concat3(a, b, c []byte) []byte {
+	return append(append(append(make([]byte, 0, len(a)+len(b)+len(c)), a...), b...), c...)
+}
+
 // windowSpans finds the secrets of text, including those only the context shows:
 // begun in left (the stream so far) or continued in right (the next delta). Spans
 // are in text's coordinates, clipped to it, each carrying the whole value. A long
@@ -228,7 +234,7 @@ func (z *Sanitizer) windowSpans(left, text, right []byte) []span {
 		return spans
 	}
 	if n <= 2*tailLen {
-		w := concat(concat(left, text), right)
+		w := concat3(left, text, right)
 		// The guard reads the delta in the same window (of the sanitized stream): what
 		// the window shows is what both see.
 		spans, _ := z.spansIn(w, len(left), n, func(s span) bool { return s.end > len(left) && s.start < len(left)+n }, nil)
@@ -286,7 +292,7 @@ func (z *Sanitizer) windowHot(tail, text, right []byte, cold bool) bool {
 		}
 		return false
 	}
-	w := concat(concat(tail[max(0, len(tail)-edge):], text), right)
+	w := concat3(tail[max(0, len(tail)-edge):], text, right)
 	f := z.filterFor(w, false)
 	return !f.empty() || hasB64Run(w)
 }
@@ -334,7 +340,7 @@ func (z *Sanitizer) continuedSpans(left, text, right []byte) []span {
 	var w []byte
 	off := 0
 	if n <= 2*tailLen {
-		w, off = concat(concat(left, text), right), len(left)
+		w, off = concat3(left, text, right), len(left)
 	} else {
 		w, off = concat(text[n-tailLen:], right), tailLen-n // its right junction
 	}

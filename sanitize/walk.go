@@ -59,7 +59,10 @@ func (w *walker) walk(b []byte, visit func(t token)) {
 			}
 			i++
 		case '"':
-			end, esc := stringEnd(b, i+1)
+			end, esc := jsonx.StringEndEscaped(b, i)
+			if end--; end < 0 {
+				end = n // unterminated (b is valid JSON: never)
+			}
 			t := token{start: i + 1, end: end, escaped: esc}
 			if top := w.top(); top != nil && !top.array && top.expectKey {
 				top.key = b[i+1 : end]
@@ -118,30 +121,6 @@ func (w *walker) pointer() string {
 		sb.WriteString(jsonx.EscapeToken(string(k)))
 	}
 	return sb.String()
-}
-
-// stringEnd returns the index of the quote closing the string whose content starts at
-// i, and whether the content holds escapes.
-func stringEnd(b []byte, i int) (int, bool) {
-	esc := false
-	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return len(b), esc
-		}
-		j := i + q
-		bs := 0
-		for k := j - 1; k >= i && b[k] == '\\'; k-- {
-			bs++
-		}
-		if !esc && bytes.IndexByte(b[i:j], '\\') >= 0 {
-			esc = true
-		}
-		if bs%2 == 0 {
-			return j, esc
-		}
-		i = j + 1
-	}
 }
 
 // unescape decodes the content of a JSON string as jsonx.AppendUnescaped does. offs,

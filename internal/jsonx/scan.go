@@ -6,18 +6,34 @@ import "bytes"
 // -1 when it is not closed. The closing quote is found with IndexByte: a 64 KB
 // output delta is skipped at memory speed.
 func StringEnd(b []byte, i int) int {
+	e, _ := scanString(b, i, false)
+	return e
+}
+
+// StringEndEscaped is StringEnd that also reports whether a closed string's content
+// holds a backslash (an escape sequence), found with IndexByte too, up to the first
+// one.
+func StringEndEscaped(b []byte, i int) (end int, escaped bool) {
+	return scanString(b, i, true)
+}
+
+func scanString(b []byte, i int, wantEsc bool) (int, bool) {
+	esc := false
 	for j := i + 1; ; {
 		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {
-			return -1
+			return -1, esc
 		}
 		q := j + k
+		if wantEsc && !esc {
+			esc = bytes.IndexByte(b[j:q], '\\') >= 0
+		}
 		n := 0 // backslashes right before the quote: an odd count escapes it
 		for p := q - 1; p > i && b[p] == '\\'; p-- {
 			n++
 		}
 		if n%2 == 0 {
-			return q + 1
+			return q + 1, esc
 		}
 		j = q + 1
 	}
