@@ -341,8 +341,10 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 	framer := wire.NewFramer(src)
 	framer.Alloc = func(int) []byte { return s.freeCarried.get(func() []byte { return nil }) }
 	// The read buffer: kept while reads are small (copied out), handed over with a
-	// large read (replaced). Without ReuseLines, every read is copied out.
-	buf := newReadBuffer()
+	// large read (replaced). Without ReuseLines, every read is copied out. The first
+	// is small, replaced by a full one once a read fills it: a stream that carries
+	// little (stderr, a session that ends at once) never allocates a full one.
+	buf := newSmallBuffer()
 	var werr error
 	for {
 		if buf == nil {
@@ -350,6 +352,7 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 		}
 		data, carried, whole, err := framer.Next(buf)
 		s.progress.Add(1)
+		grow := cap(buf) < readSize && len(data) == cap(buf)
 		switch {
 		case !s.p.ReuseLines:
 			data, whole = cloneRead(data, whole)
@@ -363,6 +366,9 @@ func (s *session) pump(src io.Reader, dir wire.Direction, w io.Writer, stopOnEnd
 			data, whole = copyRead(s.freeSmall.get(newSmallBuffer), data, whole)
 		default:
 			buf = nil // the batch has it now
+		}
+		if grow {
+			buf = nil // a full one next
 		}
 		// Without ReuseLines nothing is put back, so the lists stay empty: fresh ones.
 		b := s.freeBatches.get(newBatch)

@@ -137,18 +137,24 @@ var errRewritten = errors.New("the recording was cut back")
 // line, so that the line is never held twice (the pipeline's and the follower's).
 const maxFollowed = 1 << 20
 
+// followChunk is the follower's read buffer once the recording grows.
+const followChunk = 256 << 10
+
 func (g *guardFollower) run() {
 	defer close(g.done)
 	defer g.f.Close()
 	var checked int64
 	defer func() { g.progress(checked, true) }()
-	buf := make([]byte, 0, 256<<10)
+	// Small at first, grown once a read fills it: a session that records little
+	// never allocates the full buffer.
+	buf := make([]byte, 0, 16<<10)
 	first := true     // the header
 	skipping := false // inside a line longer than maxFollowed
 	whole := true     // every line was checked
 	for {
 		n, err := g.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		full := len(buf) == cap(buf)
 		rest := buf
 		for len(rest) > 0 {
 			i := bytes.IndexByte(rest, '\n') + 1
@@ -176,6 +182,9 @@ func (g *guardFollower) run() {
 		}
 		checked += int64(len(buf) - len(rest))
 		buf = buf[:copy(buf, rest)]
+		if full && cap(buf) < followChunk {
+			buf = append(make([]byte, 0, followChunk), buf...)
+		}
 		g.progress(checked, false)
 		if err == io.EOF {
 			if len(buf) > 0 && !skipping {
