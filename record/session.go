@@ -40,6 +40,8 @@ type Session struct {
 	// still published. Only if its detectors still found something after that (a
 	// last resort that the guard's passes leave no way to) is it not published (a
 	// *sanitize.LeakError), and the file is then kept as NAME.quarantine (0600).
+	// When Guard is the Sanitizer itself, the frames' messages (its own output) are
+	// not checked again as the session goes; everything else in the file is.
 	Guard *sanitize.Sanitizer
 	// SecretNames names the variables behind the sanitizer's known secrets, for the
 	// header (never their values).
@@ -115,7 +117,9 @@ func (s *Session) Attach(w *recorder.Writer) {
 	if g := s.Guard; g != nil {
 		// The guard checks the recording as it is written; at the end it reads only
 		// what it has not yet, and reads the whole file again only to redact.
-		gf := followGuard(g, w.TempPath())
+		// A frame's message is the sanitizer's output: when the sanitizer is the
+		// guard's own, the follower does not check it again.
+		gf := followGuard(g, w.TempPath(), s.Sanitizer == g)
 		s.guard = gf
 		if gf != nil {
 			w.Written = gf.written
