@@ -27,11 +27,21 @@ import (
 // The rest of the entry (its method, id and reason, copied beside the message) and
 // every other entry (header, findings, redactions, meta) are checked as before, and
 // so is a frame kept as raw text or base64 (not a JSON message).
+//
+// The guard's two passes over each line, its sanitizer's and its scan, run on two
+// goroutines: the follower feeds each line to the first and hands the lines it fed,
+// a read's worth at a time, to a scanner goroutine for the second.
 type guardFollower struct {
+	g     *sanitize.Sanitizer
 	feed  *sanitize.GuardFeed
 	f     *os.File
 	trust bool
 	env   []byte // the follower's scratch for a frame entry's envelope
+
+	batch     []byte      // the lines fed since the last hand-over, for the scanner
+	scan      chan []byte // batches for the scanner
+	free      chan []byte // batches the scanner is done with
+	scanFound chan bool   // the scanner's verdict, once scan is closed
 
 	mu        sync.Mutex
 	size      int64 // bytes the writer has written so far
@@ -55,7 +65,8 @@ func followGuard(g *sanitize.Sanitizer, tmp string, trust bool) *guardFollower {
 	if err != nil {
 		return nil
 	}
-	gf := &guardFollower{feed: g.NewGuardFeed(), f: f, trust: trust, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	gf := &guardFollower{g: g, feed: g.NewGuardFeedScanned(), f: f, trust: trust, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		scan: make(chan []byte, 1), free: make(chan []byte, 2), scanFound: make(chan bool, 1)}
 	gf.caughtUp.L = &gf.mu
 	go gf.run()
 	return gf
@@ -156,6 +167,14 @@ func (g *guardFollower) run() {
 	defer g.f.Close()
 	var checked int64
 	defer func() { g.progress(checked, true) }()
+	go g.scanner()
+	scanning := true
+	defer func() {
+		if scanning {
+			close(g.scan)
+			<-g.scanFound
+		}
+	}()
 	buf := make([]byte, 0, 256<<10)
 	first := true     // the header
 	skipping := false // inside a line longer than maxFollowed
@@ -195,12 +214,16 @@ func (g *guardFollower) run() {
 		}
 		checked += int64(len(buf) - len(rest))
 		buf = buf[:copy(buf, rest)]
+		if err == io.EOF && len(buf) > 0 && !skipping {
+			g.check(buf) // the last line, without its newline
+		}
+		g.handOver()
 		g.progress(checked, false)
 		if err == io.EOF {
-			if len(buf) > 0 && !skipping {
-				g.check(buf) // the last line, without its newline
-			}
-			g.clean = whole && g.feed.Clean()
+			clean := whole && g.feed.Clean()
+			close(g.scan)
+			scanning = false
+			g.clean = !<-g.scanFound && clean
 			return
 		}
 		if err != nil {
@@ -212,9 +235,58 @@ func (g *guardFollower) run() {
 // check feeds one line to the guard: of a trusted frame, its envelope only.
 func (g *guardFollower) check(line []byte) {
 	if !g.checkEnvelope(line) {
-		g.feed.Line(line)
+		g.fed(line)
 	}
 }
+
+// fed feeds line to the guard's sanitizer and keeps it for the scanner.
+func (g *guardFollower) fed(line []byte) {
+	g.feed.Line(line)
+	g.batch = append(g.batch, line...)
+	if !bytes.HasSuffix(line, []byte("\n")) {
+		g.batch = append(g.batch, '\n')
+	}
+}
+
+// handOver gives the lines fed since the last time to the scanner (waiting while it
+// has one batch waiting already: the follower, and so the writer, then wait for the
+// scan as they do for the feed).
+func (g *guardFollower) handOver() {
+	if len(g.batch) == 0 {
+		return
+	}
+	g.scan <- g.batch
+	select {
+	case b := <-g.free:
+		g.batch = b[:0]
+	default:
+		g.batch = nil
+	}
+}
+
+// scanner runs the guard's scan over the batches of lines it is handed, at the
+// follower's priority, and says at the end whether it found anything.
+func (g *guardFollower) scanner() {
+	proxy.LowerPriority()
+	found := false
+	for b := range g.scan {
+		for rest := b; len(rest) > 0 && !found; {
+			i := bytes.IndexByte(rest, '\n') + 1
+			found = g.g.ScanFinds(rest[:i])
+			rest = rest[i:]
+		}
+		if cap(b) <= maxKept {
+			select {
+			case g.free <- b:
+			default:
+			}
+		}
+	}
+	g.scanFound <- found
+}
+
+// maxKept is the largest batch kept for reuse.
+const maxKept = 2 << 20
 
 // checkEnvelope feeds the envelope of a trusted frame entry to the guard and
 // reports whether line (or its beginning) was one.
@@ -227,7 +299,7 @@ func (g *guardFollower) checkEnvelope(line []byte) bool {
 		return false
 	}
 	g.env = env
-	g.feed.Line(env)
+	g.fed(env)
 	return true
 }
 
