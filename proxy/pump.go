@@ -213,6 +213,10 @@ func (s *session) enqueue(b *batch) bool {
 	size := cap(b.chunk) + len(b.carried) // the memory the batch holds until tapped
 	s.mu.Lock()
 	for (len(s.pending) >= s.p.queueSize() || s.queued >= s.p.maxQueued()) && !s.closed {
+		// The tapper is woken after a write, and the write that would wake it may
+		// itself wait on this read (the other pump's write to a server that is
+		// blocked writing what this pump would read): a full queue wakes it now.
+		s.forwarded()
 		s.room.Wait()
 	}
 	ok := !s.closed
