@@ -217,6 +217,10 @@ func (s *session) enqueue(b *batch) bool {
 	size := cap(b.chunk) + len(b.carried) // the memory the batch holds until tapped
 	s.mu.Lock()
 	for (len(s.pending) >= s.p.queueSize() || s.queued >= s.p.maxQueued()) && !s.closed {
+		// The tapper is woken after a write, and the write that would wake it may
+		// itself wait on this read (the other pump's write to a server that is
+		// blocked writing what this pump would read): a full queue wakes it now.
+		s.forwarded()
 		s.room.Wait()
 	}
 	ok := !s.closed
@@ -246,7 +250,7 @@ func (s *session) forwarded() {
 // tapper taps the queue whenever a pump forwarded something, and runs Idle each time
 // it has caught up. It returns once the session is closed and the queue is empty.
 func (s *session) tapper() {
-	lowerPriority()
+	LowerPriority()
 	defer close(s.tapped)
 	dirty := false
 	for {

@@ -97,3 +97,43 @@ func TestLongLineThroughProxy(t *testing.T) {
 		}
 	}
 }
+
+// A full queue wakes the tapper: the write that would wake it may wait on a server
+// that is itself blocked writing to the other pump, which waits for room in the
+// queue. Here the server is unbuffered (io.Pipe both ways) and echoes each line
+// before it reads on, and a line over MaxQueued fills the queue at once.
+func TestFullQueueWakesTapper(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		defer outW.Close()
+		br := bufio.NewReader(inR)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				outW.Write(line)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var in bytes.Buffer
+	in.WriteString(`{"method":"m","params":{"text":"` + string(bytes.Repeat([]byte("x"), 300<<10)) + `"}}` + "\n")
+	for range 5000 {
+		in.WriteString(`{"method":"n","params":{}}` + "\n")
+	}
+	frames := 0
+	p := &proxy.Proxy{MaxQueued: 64 << 10, Tap: func(*wire.Frame) error { frames++; return nil }}
+	done := make(chan proxy.Result, 1)
+	var out bytes.Buffer
+	go func() { done <- p.Serve(proxy.Server{In: inW, Out: outR}, bytes.NewReader(in.Bytes()), &out) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the session never ended: the tapper was not woken while the queue was full")
+	}
+	if !bytes.Equal(out.Bytes(), in.Bytes()) || frames != 2*5001 {
+		t.Fatalf("echoed %d bytes of %d, tapped %d frames of %d", out.Len(), in.Len(), frames, 2*5001)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
@@ -17,9 +18,30 @@ import (
 // sanitize.GuardFeed. At the end only the bytes written since its last read are left
 // to check; a file it found clean is published without a second reading, and any
 // other goes through GuardRedact as before.
+//
+// With trust set (the session's sanitizer is the guard's: the same rules, secrets
+// and placeholders), a frame entry's message, which that sanitizer wrote, is not
+// checked again: what the guard's detectors find in the sanitizer's output is
+// nothing (sanitize's FuzzGuardAfterSanitize and FuzzScan hold it), and checking it
+// cost a second and third pass of the detectors over every byte of the session.
+// The rest of the entry (its method, id and reason, copied beside the message) and
+// every other entry (header, findings, redactions, meta) are checked as before, and
+// so is a frame kept as raw text or base64 (not a JSON message).
+//
+// The guard's two passes over each line, its sanitizer's and its scan, run on two
+// goroutines: the follower feeds each line to the first and hands the lines it fed,
+// a read's worth at a time, to a scanner goroutine for the second.
 type guardFollower struct {
-	feed *sanitize.GuardFeed
-	f    *os.File
+	g     *sanitize.Sanitizer
+	feed  *sanitize.GuardFeed
+	f     *os.File
+	trust bool
+	env   []byte // the follower's scratch for a frame entry's envelope
+
+	batch     []byte      // the lines fed since the last hand-over, for the scanner
+	scan      chan []byte // batches for the scanner
+	free      chan []byte // batches the scanner is done with
+	scanFound chan bool   // the scanner's verdict, once scan is closed
 
 	mu        sync.Mutex
 	size      int64 // bytes the writer has written so far
@@ -36,13 +58,15 @@ type guardFollower struct {
 }
 
 // followGuard starts following the temporary file tmp with the guard's feed; nil
-// when the file cannot be opened (the guard then reads it at the end).
-func followGuard(g *sanitize.Sanitizer, tmp string) *guardFollower {
+// when the file cannot be opened (the guard then reads it at the end). trust says
+// the frames' messages are g's own output (see guardFollower).
+func followGuard(g *sanitize.Sanitizer, tmp string, trust bool) *guardFollower {
 	f, err := os.Open(tmp)
 	if err != nil {
 		return nil
 	}
-	gf := &guardFollower{feed: g.NewGuardFeed(), f: f, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	gf := &guardFollower{g: g, feed: g.NewGuardFeedScanned(), f: f, trust: trust, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		scan: make(chan []byte, 1), free: make(chan []byte, 2), scanFound: make(chan bool, 1)}
 	gf.caughtUp.L = &gf.mu
 	go gf.run()
 	return gf
@@ -141,10 +165,19 @@ const maxFollowed = 1 << 20
 const followChunk = 256 << 10
 
 func (g *guardFollower) run() {
+	proxy.LowerPriority()
 	defer close(g.done)
 	defer g.f.Close()
 	var checked int64
 	defer func() { g.progress(checked, true) }()
+	go g.scanner()
+	scanning := true
+	defer func() {
+		if scanning {
+			close(g.scan)
+			<-g.scanFound
+		}
+	}()
 	// Small at first, grown once a read fills it: a session that records little
 	// never allocates the full buffer.
 	buf := make([]byte, 0, 16<<10)
@@ -170,33 +203,138 @@ func (g *guardFollower) run() {
 			if first {
 				line, first = withoutRuleNames(line), false
 			}
-			g.feed.Line(line)
+			g.check(line)
 		}
 		switch {
 		case skipping:
 			rest = nil
 		case len(rest) > maxFollowed:
-			skipping, whole, rest = true, false, nil
+			// A trusted frame needs only its envelope, which its first bytes hold:
+			// the end has nothing of it left to read.
+			if !g.checkEnvelope(rest) {
+				whole = false
+			}
+			skipping, rest = true, nil
 		case len(rest) == cap(buf):
 			buf = append(buf, 0)[:len(buf)] // a line longer than the buffer
 		}
 		checked += int64(len(buf) - len(rest))
 		buf = buf[:copy(buf, rest)]
+		if err == io.EOF && len(buf) > 0 && !skipping {
+			g.check(buf) // the last line, without its newline
+		}
+		g.handOver()
 		if full && cap(buf) < followChunk {
 			buf = append(make([]byte, 0, followChunk), buf...)
 		}
 		g.progress(checked, false)
 		if err == io.EOF {
-			if len(buf) > 0 && !skipping {
-				g.feed.Line(buf) // the last line, without its newline
-			}
-			g.clean = whole && g.feed.Clean()
+			clean := whole && g.feed.Clean()
+			close(g.scan)
+			scanning = false
+			g.clean = !<-g.scanFound && clean
 			return
 		}
 		if err != nil {
 			return // not clean: the guard reads the file at the end
 		}
 	}
+}
+
+// check feeds one line to the guard: of a trusted frame, its envelope only.
+func (g *guardFollower) check(line []byte) {
+	if !g.checkEnvelope(line) {
+		g.fed(line)
+	}
+}
+
+// fed feeds line to the guard's sanitizer and keeps it for the scanner.
+func (g *guardFollower) fed(line []byte) {
+	g.feed.Line(line)
+	g.batch = append(g.batch, line...)
+	if !bytes.HasSuffix(line, []byte("\n")) {
+		g.batch = append(g.batch, '\n')
+	}
+}
+
+// handOver gives the lines fed since the last time to the scanner (waiting while it
+// has one batch waiting already: the follower, and so the writer, then wait for the
+// scan as they do for the feed).
+func (g *guardFollower) handOver() {
+	if len(g.batch) == 0 {
+		return
+	}
+	g.scan <- g.batch
+	select {
+	case b := <-g.free:
+		g.batch = b[:0]
+	default:
+		g.batch = nil
+	}
+}
+
+// scanner runs the guard's scan over the batches of lines it is handed, at the
+// follower's priority, and says at the end whether it found anything.
+func (g *guardFollower) scanner() {
+	proxy.LowerPriority()
+	found := false
+	for b := range g.scan {
+		for rest := b; len(rest) > 0 && !found; {
+			i := bytes.IndexByte(rest, '\n') + 1
+			found = g.g.ScanFinds(rest[:i])
+			rest = rest[i:]
+		}
+		if cap(b) <= maxKept {
+			select {
+			case g.free <- b:
+			default:
+			}
+		}
+	}
+	g.scanFound <- found
+}
+
+// maxKept is the largest batch kept for reuse.
+const maxKept = 2 << 20
+
+// checkEnvelope feeds the envelope of a trusted frame entry to the guard and
+// reports whether line (or its beginning) was one.
+func (g *guardFollower) checkEnvelope(line []byte) bool {
+	if !g.trust {
+		return false
+	}
+	env, ok := frameEnvelope(g.env[:0], line)
+	if !ok {
+		return false
+	}
+	g.env = env
+	g.fed(env)
+	return true
+}
+
+var (
+	framePrefix = []byte(`{"type":"frame",`)
+	msgKey      = []byte(`,"msg":`)
+	rawKey      = []byte(`,"raw":`)
+)
+
+// frameEnvelope appends to dst a frame entry's members other than its message
+// ("msg", and "raw", the same message with the whitespace around it), closed into an
+// object of their own, and reports whether line is (or begins) a frame entry with a
+// message. The recorder writes "raw" and "msg" last, and every member before them is
+// a number, a constant or an escaped string, where `,"msg":` cannot occur.
+func frameEnvelope(dst, line []byte) ([]byte, bool) {
+	if !bytes.HasPrefix(line, framePrefix) {
+		return dst, false
+	}
+	i := bytes.Index(line, msgKey)
+	if i < 0 {
+		return dst, false
+	}
+	if j := bytes.Index(line[:i], rawKey); j >= 0 {
+		i = j
+	}
+	return append(append(dst, line[:i]...), '}'), true
 }
 
 // ruleNames is how a header made by this program lists the sanitizer's rules.

@@ -99,3 +99,45 @@ func TestSanitizerLeavesGuardNothing(t *testing.T) {
 		t.Errorf("the session made no findings or redactions to check:\n%s", data)
 	}
 }
+
+// TestGuardChecksWhatTheSanitizerDidNotWrite: with the sanitizer as its guard, the
+// follower trusts the frames' messages only: an entry written past the sanitizer
+// holding a secret is still redacted by the guard before publishing.
+func TestGuardChecksWhatTheSanitizerDidNotWrite(t *testing.T) {
+	const key = "sk-proj-abcdefghij0123456789ABCDEFGHIJ"
+	z, err := sanitize.New(sanitize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	s := &record.Session{Sanitizer: z, Guard: z}
+	if err := s.Create(path, recorder.Header{}, recorder.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"method":"x","params":{"token":"` + key + `"}}` + "\n"
+	if _, err := s.Serve(nil, echo(t), strings.NewReader(in), io.Discard); err != nil {
+		t.Fatalf("the sanitizer left the guard something: %v", err)
+	}
+	path2 := filepath.Join(t.TempDir(), "s2.jsonl")
+	s2 := &record.Session{Sanitizer: z, Guard: z}
+	if err := s2.Create(path2, recorder.Header{}, recorder.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.Writer.WriteEntry(recorder.Entry{Type: recorder.TypeFinding, Seq: 1, Rule: "r", Reason: "quoted " + key}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s2.Finish(recorder.Trailer{Ended: recorder.EndChildExit})
+	var re *sanitize.RedactedError
+	if !errors.As(err, &re) {
+		t.Fatalf("err = %v, want a *sanitize.RedactedError", err)
+	}
+	for _, p := range []string{path, path2} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), key[:16]) {
+			t.Errorf("%s holds the key:\n%s", filepath.Base(p), data)
+		}
+	}
+}

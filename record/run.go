@@ -48,6 +48,7 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 func (s *Session) Run(p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
 	p = s.bind(p)
 	res, runErr := p.Run(cmd, client, clientOut, errOut)
+	s.settle(&res)
 	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
 	switch {
 	case runErr != nil:
@@ -76,6 +77,7 @@ func (s *Session) Run(p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut
 func (s *Session) Serve(p *proxy.Proxy, srv proxy.Server, client io.Reader, clientOut io.Writer) (Result, error) {
 	p = s.bind(p)
 	res := p.Serve(srv, client, clientOut)
+	s.settle(&res)
 	t := recorder.Trailer{Ended: recorder.EndChildExit}
 	if res.ClientEOF {
 		t.Ended = recorder.EndClientEOF
@@ -90,6 +92,11 @@ func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 	p.Tap = s.Frame
 	if s.Writer != nil {
 		p.Idle = s.Writer.Flush
+		if s.Validator != nil && s.Sanitizer != nil && s.stage == nil {
+			// Validating and sanitizing: the two run on two goroutines.
+			st := startStage(s)
+			s.stage, p.Idle = st, st.idle
+		}
 	}
 	// Nothing in the pipeline keeps a frame past the call (validation copies the
 	// frames it holds until the Codex version is known).
@@ -100,6 +107,19 @@ func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 		p.MaxQueued = MaxQueued
 	}
 	return p
+}
+
+// settle waits for the stage (if any) to write every frame handed over and stops
+// it; its error, unless the proxy has one already, is the tap's.
+func (s *Session) settle(res *proxy.Result) {
+	if s.stage == nil {
+		return
+	}
+	err := s.stage.stop()
+	s.stage = nil
+	if err != nil && res.TapErr == nil {
+		res.TapErr = err
+	}
 }
 
 func (s *Session) end(res proxy.Result, t recorder.Trailer, runErr, exitErr error) (Result, error) {

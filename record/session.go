@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/schema"
@@ -40,6 +41,8 @@ type Session struct {
 	// still published. Only if its detectors still found something after that (a
 	// last resort that the guard's passes leave no way to) is it not published (a
 	// *sanitize.LeakError), and the file is then kept as NAME.quarantine (0600).
+	// When Guard is the Sanitizer itself, the frames' messages (its own output) are
+	// not checked again as the session goes; everything else in the file is.
 	Guard *sanitize.Sanitizer
 	// SecretNames names the variables behind the sanitizer's known secrets, for the
 	// header (never their values).
@@ -65,6 +68,9 @@ type Session struct {
 	guardRedacted []sanitize.Leak
 	// guard follows the recording as it is written (nil without a Guard).
 	guard *guardFollower
+	// stage, while set, sanitizes and writes the frames on a goroutine of its own
+	// (see stage.go); Frame's goroutine validates them.
+	stage *stage
 
 	versionSeen bool
 	schemaNoted bool
@@ -115,7 +121,9 @@ func (s *Session) Attach(w *recorder.Writer) {
 	if g := s.Guard; g != nil {
 		// The guard checks the recording as it is written; at the end it reads only
 		// what it has not yet, and reads the whole file again only to redact.
-		gf := followGuard(g, w.TempPath())
+		// A frame's message is the sanitizer's output: when the sanitizer is the
+		// guard's own, the follower does not check it again.
+		gf := followGuard(g, w.TempPath(), s.Sanitizer == g)
 		s.guard = gf
 		if gf != nil {
 			w.Written = gf.written
@@ -153,8 +161,18 @@ func (s *Session) Frame(f *wire.Frame) error {
 	if f.Dir == wire.Stderr && s.SkipStderr {
 		return nil
 	}
+	v := s.validate(f)
+	if s.stage != nil {
+		return s.stage.push(f, v)
+	}
+	return s.record(f, v)
+}
+
+// record sanitizes f (v is what its validation found) and writes it, or holds it
+// for a delta's lookahead.
+func (s *Session) record(f *wire.Frame, v verdict) error {
 	if s.Sanitizer == nil {
-		return s.frame(f, nil)
+		return s.frame(f, nil, v)
 	}
 	// One frame of lookahead for deltas: a delta is sanitized knowing the next
 	// frame of its direction. Frames stay in order; only their writing waits. Of
@@ -171,15 +189,15 @@ func (s *Session) Frame(f *wire.Frame) error {
 		if err := s.writePending(true); err != nil {
 			return err
 		}
-		return s.frame(f, nil)
+		return s.frame(f, nil, v)
 	}
 	delta := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`))
 	if !delta && len(s.pending) == 0 {
-		return s.frame(f, nil)
+		return s.frame(f, nil, v)
 	}
 	c := *f
 	c.Line = bytes.Clone(f.Line)
-	s.pending = append(s.pending, pendingFrame{f: &c, resolved: !delta})
+	s.pending = append(s.pending, pendingFrame{f: &c, v: v, resolved: !delta})
 	return s.writePending(false)
 }
 
@@ -192,6 +210,7 @@ const maxHeld = 1 << 20
 
 type pendingFrame struct {
 	f        *wire.Frame
+	v        verdict
 	next     []byte // the line that follows f in its direction, once known
 	resolved bool   // next is known, or f needs none
 }
@@ -202,16 +221,44 @@ func (s *Session) writePending(all bool) error {
 	for len(s.pending) > 0 && (all || s.pending[0].resolved || len(s.pending) > maxPending) {
 		p := s.pending[0]
 		s.pending = s.pending[1:]
-		if err := s.frame(p.f, p.next); err != nil {
+		if err := s.frame(p.f, p.next, p.v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// verdict is what validating a frame found: its findings, and the schema version's
+// meta entry to write first when this is the first time it is known.
+type verdict struct {
+	meta     *recorder.Header
+	findings []schema.Finding
+}
+
+// validate checks f against the session's schema (nothing without a Validator).
+func (s *Session) validate(f *wire.Frame) verdict {
+	if s.Validator == nil || f.Dir == wire.Stderr {
+		return verdict{}
+	}
+	return s.verdict(s.Validator.Frame(f))
+}
+
+// verdict makes fs a verdict, with the meta entry naming the schema version in use
+// the first time it is known.
+func (s *Session) verdict(fs []schema.Finding) verdict {
+	v := verdict{findings: fs}
+	if !s.schemaNoted {
+		if c, ok := s.Validator.Chosen(); ok {
+			s.schemaNoted = true
+			v.meta = &recorder.Header{SchemaVersion: c.Schema, Notes: s.Validator.Notes()}
+		}
+	}
+	return v
+}
+
 // frame runs f through the stages and writes it; next is the line that follows f
-// (nil when unknown), for the sanitizer.
-func (s *Session) frame(f *wire.Frame, next []byte) error {
+// (nil when unknown), for the sanitizer, and v what its validation found.
+func (s *Session) frame(f *wire.Frame, next []byte, v verdict) error {
 	w := s.Writer
 	if !s.versionSeen && !s.Copying && w != nil {
 		if v := wire.CodexVersion(f); v != "" {
@@ -222,9 +269,7 @@ func (s *Session) frame(f *wire.Frame, next []byte) error {
 		}
 	}
 	s.extra = s.extra[:0]
-	if s.Validator != nil && f.Dir != wire.Stderr {
-		s.addFindings(f.Time, s.Validator.Frame(f))
-	}
+	s.addFindings(f.Time, v)
 	if s.Sanitizer != nil {
 		s.sanitize(f, next)
 	}
@@ -242,18 +287,14 @@ func (s *Session) frame(f *wire.Frame, next []byte) error {
 	return s.writeExtra()
 }
 
-// addFindings queues findings as entries, preceded the first time by the meta entry
+// addFindings queues a verdict's findings as entries, preceded by its meta entry
 // naming the schema version in use. A finding's reason may quote the frame: it is
 // sanitized like the frame.
-func (s *Session) addFindings(t time.Duration, fs []schema.Finding) {
-	if !s.schemaNoted {
-		if c, ok := s.Validator.Chosen(); ok {
-			s.schemaNoted = true
-			s.extra = append(s.extra, recorder.Entry{Type: recorder.TypeMeta, Time: t,
-				Header: &recorder.Header{SchemaVersion: c.Schema, Notes: s.Validator.Notes()}})
-		}
+func (s *Session) addFindings(t time.Duration, v verdict) {
+	if v.meta != nil {
+		s.extra = append(s.extra, recorder.Entry{Type: recorder.TypeMeta, Time: t, Header: v.meta})
 	}
-	for _, f := range fs {
+	for _, f := range v.findings {
 		s.findings = append(s.findings, f)
 		e := recorder.Entry{Type: recorder.TypeFinding, Seq: f.Seq, Time: t, Dir: f.Dir,
 			Msg: wire.Message{Method: f.Method}, Rule: string(f.Rule), Severity: string(f.Rule.Severity()),
@@ -314,6 +355,13 @@ func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
 	if s.guard != nil {
 		defer s.guard.stop()
 	}
+	if s.stage != nil {
+		var res proxy.Result
+		s.settle(&res)
+		if res.TapErr != nil && t.Error == "" {
+			t.Ended, t.Error = recorder.EndError, res.TapErr.Error()
+		}
+	}
 	if err := s.writePending(true); err != nil {
 		// A write error (a full disk) is not the end of the recording: Close keeps
 		// every entry written whole and says where. Anything else discards it.
@@ -331,7 +379,7 @@ func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
 			at = s.Writer.Since()
 		}
 		s.extra = s.extra[:0]
-		s.addFindings(at, s.Validator.Finish())
+		s.addFindings(at, s.verdict(s.Validator.Finish()))
 		if s.Writer != nil {
 			// A write error here is not the end of the recording: Close keeps every
 			// entry written whole and says so.
