@@ -130,17 +130,22 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	if realErr == nil {
 		command = append([]string{real}, args...)
 	}
-	s := modeSession(mode, command, rec, rep, true, std)
+	if listen != "" {
+		rec.socket = socketFlags{listen: listen, banner: true}
+		rep.listen, rep.banner = listen, true
+	}
+	s, err := modeSession(mode, command, rec, rep, true, std)
+	if err != nil {
+		return err
+	}
 	s.CommandErr = realErr
 	if err := st.Target(s); errors.Is(err, dropin.ErrNoDir) {
 		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
 	}
 	if listen != "" {
-		rec.socket = socketFlags{listen: listen, banner: true}
-		rep.listen, rep.banner = listen, true
-		return modeError(s.RunSocket(listen))
+		return runnerError(s.RunSocket(listen))
 	}
-	return modeError(s.Run(std.in))
+	return runnerError(s.Run(std.in))
 }
 
 // shimMain is codexrec started as codex, by the script or a symlink: the session,
