@@ -140,16 +140,6 @@ func (o *RecordOptions) Record(ctx context.Context, path string, command []strin
 	pipes := make(chan os.Signal, 1)
 	signal.Notify(pipes, syscall.SIGPIPE)
 	defer signal.Stop(pipes)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			sigs <- syscall.SIGTERM
-		case <-done:
-		}
-	}()
-
 	out := orStd(o.Stdout, os.Stdout)
 	p := &proxy.Proxy{QueueSize: o.QueueSize, Signals: sigs}
 	if out == os.Stdout {
@@ -157,7 +147,7 @@ func (o *RecordOptions) Record(ctx context.Context, path string, command []strin
 		// is finished.
 		p.EndClient = func() { proxy.ReleaseStdout() }
 	}
-	res, err := s.Run(p, exec.Command(command[0], command[1:]...), in, out, orStd(o.Stderr, os.Stderr))
+	res, err := s.Run(ctx, p, exec.Command(command[0], command[1:]...), in, out, orStd(o.Stderr, os.Stderr))
 	var reportErr error
 	if o.Report != nil {
 		reportErr = o.Report(0, s.Report())

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/proxy"
@@ -101,5 +103,38 @@ func TestUseRunnersDecides(t *testing.T) {
 		if got.String() != want || out.String() != in {
 			t.Errorf("decided %q with output %q, want %s and the echo", got, out.String(), want)
 		}
+	}
+}
+
+// TestRecordContext: a session whose context ends stops its server (SIGTERM) and
+// publishes what it recorded, though the client never closed its input.
+func TestRecordContext(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ctx.jsonl")
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out bytes.Buffer
+	rec := &dropin.RecordOptions{Stages: record.Defaults{NoValidate: true}, Stdout: &out, Stderr: &out}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rec.Record(ctx, path, []string{"cat"}, pr) }()
+	if _, err := pw.Write([]byte(`{"id":1,"method":"echo/first","params":{}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		var xe *dropin.ExitError
+		if err != nil && !errors.As(err, &xe) {
+			t.Fatalf("Record: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Record did not end with its context")
+	}
+	rd, err := recorder.ReadFile(path)
+	if err != nil {
+		t.Fatalf("recording: %v", err)
+	}
+	if rd.Trailer == nil || rd.Trailer.Ended != recorder.EndSignal {
+		t.Errorf("trailer %+v, want ended by a signal", rd.Trailer)
 	}
 }
