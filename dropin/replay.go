@@ -139,7 +139,8 @@ func (o *ReplayOptions) ReplaySocket(ctx context.Context, path string) error {
 			stop()
 		}()
 	}
-	if err := srv.ListenAndServe(ctx, o.Listen, o.URLFile, o.log()); err != nil {
+	if err := srv.ListenAndServe(ctx, wsreplay.ListenOptions{Listen: o.Listen, URLFile: o.URLFile,
+		Listening: func(url string) { fmt.Fprintf(o.log(), "listening on %s\n", url) }}); err != nil {
 		return err
 	}
 	var findings error
