@@ -141,7 +141,7 @@ func runnerError(err error) error {
 	switch {
 	case errors.As(err, &se):
 		return settingError(se.Err)
-	case errors.As(err, &xe) && xe.Code > 0:
+	case errors.As(err, &xe) && (xe.Code > 0 || xe.Err == nil):
 		if xe.Err == nil {
 			return &exitError{code: xe.Code}
 		}
