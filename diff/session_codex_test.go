@@ -28,7 +28,7 @@ func capturePlain(t *testing.T, version, path string) {
 	}
 	defer w.Abort()
 	versionSeen := false
-	s, err := fixtures.Start(fixtures.Config{
+	s, err := fixtures.Start(fixtures.StartOptions{
 		Scenario: sc,
 		Codex:    bin,
 		TempDir:  t.TempDir(),

@@ -1,8 +1,10 @@
-// Package dropin runs one app-server session the way a drop-in mode decides
-// (shim.Mode: record, replay, auto, passthrough): it names the recording by the
-// naming rule when given a directory, decides once whether the session records,
-// replays or runs the real codex, and hands the session to the caller's recorder or
-// replayer. It parses no flags and neither records nor replays itself.
+// Package dropin runs app-server sessions as codexrec's record and replay do: the
+// runners (RecordOptions.Record and RecordSocket, ReplayOptions.Replay and
+// ReplaySocket) own a process's signals, the proxy or relay and the recording; a
+// Session decides once, as a drop-in mode says (shim.Mode: record, replay, auto,
+// passthrough), whether a session records, replays or runs the real codex, naming
+// the recording by the naming rule in a directory. It parses no flags and chooses
+// no exit codes: its errors are typed for the caller to map.
 package dropin
 
 import (

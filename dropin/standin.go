@@ -3,6 +3,7 @@ package dropin
 import (
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/codexrec/codexrec/shim"
 )
@@ -13,8 +14,29 @@ import (
 // when nil. File has no variable.
 type Standin struct {
 	Mode, Dir, File, Codex string
-	Getenv                 func(string) string
+	// Report is the file a session's diagnostics also go to; "" reads CODEXREC_LOG.
+	Report string
+	Getenv func(string) string
 }
+
+// The variables holding a stand-in's record and replay settings: it has no command
+// line of its own, so they are written as the commands' flags
+// (CODEXREC_REPLAY_FLAGS="--unordered --match method").
+const (
+	RecordFlagsEnv = "CODEXREC_RECORD_FLAGS"
+	ReplayFlagsEnv = "CODEXREC_REPLAY_FLAGS"
+)
+
+// RecordArgs are the record settings of RecordFlagsEnv split at white space; none
+// when unset.
+func (st Standin) RecordArgs() []string { return strings.Fields(st.getenv(RecordFlagsEnv)) }
+
+// ReplayArgs are the replay settings of ReplayFlagsEnv split at white space; none
+// when unset.
+func (st Standin) ReplayArgs() []string { return strings.Fields(st.getenv(ReplayFlagsEnv)) }
+
+// ReportFile is Report, else CODEXREC_LOG; "" when neither is set (no report).
+func (st Standin) ReportFile() string { return st.or(st.Report, "CODEXREC_LOG") }
 
 // ErrNoDir is Target's error when neither a recording nor a directory is set and
 // the mode needs one.

@@ -63,3 +63,23 @@ func TestStandinReal(t *testing.T) {
 		t.Error("CODEXREC_CODEX naming a missing file: no error")
 	}
 }
+
+// TestStandinSettings: the record and replay settings and the report file a
+// stand-in reads from its environment, unless the report is fixed.
+func TestStandinSettings(t *testing.T) {
+	env := map[string]string{dropin.ReplayFlagsEnv: "  --unordered\t--match method ", "CODEXREC_LOG": "env.log"}
+	st := dropin.Standin{Getenv: func(k string) string { return env[k] }}
+	if got := st.ReplayArgs(); len(got) != 3 || got[0] != "--unordered" || got[2] != "method" {
+		t.Errorf("ReplayArgs %q", got)
+	}
+	if got := st.RecordArgs(); len(got) != 0 {
+		t.Errorf("RecordArgs %q, want none when unset", got)
+	}
+	if got := st.ReportFile(); got != "env.log" {
+		t.Errorf("ReportFile %q, want the environment's", got)
+	}
+	st.Report = "fixed.log"
+	if got := st.ReportFile(); got != "fixed.log" {
+		t.Errorf("ReportFile %q, want the fixed one", got)
+	}
+}

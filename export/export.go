@@ -2,7 +2,8 @@
 // connection an entry, its messages as Chrome DevTools' _webSocketMessages), OTLP/JSON
 // traces (a span per request/response pair and per turn) and JSON Lines of messages.
 // Secret-shaped text is masked unless Options.Reveal; it reads recordings through
-// recorder and writes to an io.Writer, never to files of its own.
+// recorder and writes to an io.Writer or a new file (WriteFile); it does not
+// send anywhere but an OTLP endpoint it is given (PushOTLP).
 package export
 
 import (

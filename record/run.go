@@ -1,10 +1,13 @@
 package record
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"syscall"
 
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
@@ -44,9 +47,14 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 // (wrapping proxy.ErrStart; the recording says so, or is not kept with
 // DiscardFailedStart), the pipeline failed (ErrTap),
 // the client stopped reading (ErrUndelivered). The server's own exit status is in
-// the Result.
-func (s *Session) Run(p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
+// the Result. Once ctx is done the child gets SIGTERM, as from p.Signals, and the
+// session ends as the child does.
+func (s *Session) Run(ctx context.Context, p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
 	p = s.bind(p)
+	if ctx.Done() != nil {
+		stop := withContext(ctx, p)
+		defer stop()
+	}
 	res, runErr := p.Run(cmd, client, clientOut, errOut)
 	s.settle(&res)
 	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
@@ -83,6 +91,36 @@ func (s *Session) Serve(p *proxy.Proxy, srv proxy.Server, client io.Reader, clie
 		t.Ended = recorder.EndClientEOF
 	}
 	return s.end(res, t, nil, nil)
+}
+
+// withContext makes p's child get SIGTERM once ctx is done, besides the signals of
+// p.Signals; stop ends the forwarding.
+func withContext(ctx context.Context, p *proxy.Proxy) (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	from := p.Signals
+	p.Signals = sigs
+	go func() {
+		for {
+			select {
+			case sig := <-from: // nil: never
+				select {
+				case sigs <- sig:
+				case <-done:
+					return
+				}
+			case <-ctx.Done():
+				select {
+				case sigs <- syscall.SIGTERM:
+				case <-done:
+				}
+				return
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {

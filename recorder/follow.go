@@ -17,8 +17,8 @@ type FollowOptions struct {
 	// Waiting, when set, is called once if neither the recording nor its temporary
 	// file exists yet.
 	Waiting func()
-	// Idle, when set, is called each time the follower has read everything there is
-	// and waits (a printer flushes).
+	// Idle, when set, is called once each time the follower has read everything
+	// there is and starts waiting (a printer flushes, a viewer updates).
 	Idle func() error
 	// Gone, when set, is called with the temporary file's name when the process
 	// writing it died: the follower then ends at what was written (Recover completes
@@ -36,6 +36,7 @@ type Follower struct {
 	final string
 	o     FollowOptions
 	ctx   context.Context
+	idled bool
 	// Done, when set, reports whether the reader on top has read the trailer.
 	Done func() bool
 }
@@ -77,6 +78,20 @@ func Follow(ctx context.Context, path string, o FollowOptions) (*Follower, error
 	}
 }
 
+// FollowFile follows f, already open: the recording at path or the temporary file
+// a Writer renames to path on close. Reading it ends as a Follower's does, or with
+// ctx's error once ctx is done.
+func FollowFile(ctx context.Context, f *os.File, path string, o FollowOptions) *Follower {
+	if o.Poll <= 0 {
+		o.Poll = 100 * time.Millisecond
+	}
+	return &Follower{f: f, final: path, o: o, ctx: ctx}
+}
+
+// ErrAbandoned is a Follower's error when the temporary file it reads was removed
+// before it was published (the recording was aborted).
+var ErrAbandoned = errors.New("abandoned before it was published (record aborted)")
+
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -110,6 +125,7 @@ func (r *Follower) Read(p []byte) (int, error) {
 	for {
 		n, err := r.f.Read(p)
 		if n > 0 || (err != nil && err != io.EOF) {
+			r.idled = false
 			return n, err
 		}
 		if r.Done != nil && r.Done() {
@@ -127,7 +143,7 @@ func (r *Follower) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		if unlinked(fi) {
-			return 0, fmt.Errorf("%s was abandoned before it was published (record aborted)", r.final)
+			return 0, fmt.Errorf("%s was %w", r.final, ErrAbandoned)
 		}
 		if gone, known := WriterGone(r.f.Name()); known && gone {
 			// Killed: nothing more will come. Serve what is there (a last line cut short
@@ -140,7 +156,8 @@ func (r *Follower) Read(p []byte) (int, error) {
 			}
 			return 0, io.EOF
 		}
-		if r.o.Idle != nil {
+		if r.o.Idle != nil && !r.idled {
+			r.idled = true
 			if err := r.o.Idle(); err != nil {
 				return 0, err
 			}

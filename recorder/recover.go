@@ -51,7 +51,8 @@ func TargetOf(tmp string) string {
 	return filepath.Join(dir, name[:i])
 }
 
-// RecoverOptions configure Recover.
+// RecoverOptions configure Recover. The zero value publishes without replacing an
+// existing recording and runs nothing before publishing.
 type RecoverOptions struct {
 	Force bool // replace an existing recording at the target
 	// BeforePublish runs on the completed file before it is published, as

@@ -53,7 +53,8 @@ type Writer struct {
 	wb        sync.WaitGroup // writebacks in flight
 }
 
-// Options for Create.
+// Options for Create. The zero value refuses to replace an existing recording and
+// uses the wall clock.
 type Options struct {
 	Force bool // replace an existing recording (a regular file or a symbolic link)
 	Now   func() time.Time

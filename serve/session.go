@@ -1,8 +1,10 @@
 package serve
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,18 +80,33 @@ func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, r
 		s.fail("sanitizer unavailable", notify)
 		return
 	}
-	tr := &tailReader{f: f, final: s.path, poll: poll, stop: stop, idle: func() {
-		s.mu.Lock()
-		s.version++
-		s.mu.Unlock()
-		notify()
-	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	tr := &tailEnd{}
+	tr.Follower = recorder.FollowFile(ctx, f, s.path, recorder.FollowOptions{Poll: poll,
+		Idle: func() error {
+			s.mu.Lock()
+			s.version++
+			s.mu.Unlock()
+			notify()
+			return nil
+		},
+		Gone: func(string) {
+			tr.err = fmt.Errorf("the codexrec writing it is gone (killed?); complete it with codexrec recover")
+		}})
 	rd, err := recorder.NewReader(tr, s.rel)
 	if err != nil {
 		s.fail(m.Text(err.Error()), notify)
 		return
 	}
-	tr.done = func() bool { return rd.Trailer() != nil }
+	tr.Done = func() bool { return rd.Trailer() != nil }
 	s.mu.Lock()
 	s.header = maskHeader(rd.Header(), m)
 	s.mu.Unlock()
@@ -198,60 +215,22 @@ func joinArgs(args []string) string {
 	return out
 }
 
-// tailReader reads a recording that may still be growing: at the end of the data it
-// waits for more instead of reporting EOF, until the trailer has been read (done),
-// the file is the published recording at final and has been read whole, the writer
-// is gone (killed), its temporary file was removed unpublished, or stop is closed.
-type tailReader struct {
-	f     *os.File
-	final string
-	poll  time.Duration
-	stop  <-chan struct{}
-	done  func() bool
-	idle  func()
-	err   error // why it ended early, if it did
-	idled bool
+// tailEnd follows a recording that may still be growing (recorder.Follower) and
+// ends it at what was read when its temporary file is abandoned or reading stops,
+// noting why in err.
+type tailEnd struct {
+	*recorder.Follower
+	err error // why it ended early, if it did
 }
 
-func (r *tailReader) Read(p []byte) (int, error) {
-	for {
-		n, err := r.f.Read(p)
-		if n > 0 || (err != nil && err != io.EOF) {
-			r.idled = false
-			return n, err
-		}
-		if r.done != nil && r.done() {
-			return 0, io.EOF
-		}
-		fi, err := r.f.Stat()
-		if err != nil {
-			return 0, err
-		}
-		if fin, err := os.Stat(r.final); err == nil && os.SameFile(fi, fin) {
-			if n, err := r.f.Read(p); n > 0 || err != nil {
-				return n, err
-			}
-			return 0, io.EOF
-		}
-		if unlinked(fi) {
-			r.err = fmt.Errorf("the recording was abandoned before it was published")
-			return 0, io.EOF
-		}
-		if gone, known := recorder.WriterGone(r.f.Name()); known && gone {
-			if n, err := r.f.Read(p); n > 0 || err != nil && err != io.EOF {
-				return n, err
-			}
-			r.err = fmt.Errorf("the codexrec writing it is gone (killed?); complete it with codexrec recover")
-			return 0, io.EOF
-		}
-		if !r.idled && r.idle != nil {
-			r.idle()
-			r.idled = true
-		}
-		select {
-		case <-r.stop:
-			return 0, io.EOF
-		case <-time.After(r.poll):
-		}
+func (r *tailEnd) Read(p []byte) (int, error) {
+	n, err := r.Follower.Read(p)
+	switch {
+	case errors.Is(err, recorder.ErrAbandoned):
+		r.err = fmt.Errorf("the recording was abandoned before it was published")
+		return n, io.EOF
+	case errors.Is(err, context.Canceled):
+		return n, io.EOF
 	}
+	return n, err
 }

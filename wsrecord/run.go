@@ -13,7 +13,10 @@ import (
 	"github.com/codexrec/codexrec/wsproxy"
 )
 
-// Options are the settings of Run: what `codexrec record --listen` takes.
+// Options are the settings of Run: what `codexrec record --listen` takes. Listen
+// and one of Upstream or Command are required; the zero value of the rest runs the
+// child with this process's environment and directory, discards its stderr,
+// announces nothing and waits 60s for it to listen.
 type Options struct {
 	Listen   string // ws://HOST:PORT or unix://PATH where clients connect
 	Upstream string // an existing app-server (ws:// or unix://); or:

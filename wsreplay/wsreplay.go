@@ -178,15 +178,26 @@ func (s *Server) take() (idx, n int) {
 	return idx, s.n
 }
 
-// ListenAndServe listens on url (ws://HOST:PORT, port 0 picks one, or
-// unix://PATH), prints "listening on URL" on stderr, writes the
-// bound URL to urlFile when set, and serves until ctx is done. It is the whole of
+// ListenOptions say where ListenAndServe listens, as wsrecord.Options do for a
+// record run. Listen is required.
+type ListenOptions struct {
+	Listen string // ws://HOST:PORT (port 0 picks one) or unix://PATH
+	// URLFile, when set, receives the bound URL (written whole, then renamed) once
+	// clients may connect.
+	URLFile string
+	// Listening, when set, is called with the bound URL before URLFile is written,
+	// so that whoever waits for the file finds the announcement already made.
+	Listening func(url string)
+}
+
+// ListenAndServe listens where o says, announces the bound URL (o.Listening, then
+// o.URLFile, then Ready) and serves until ctx is done. It is the whole of
 // `codexrec replay --listen` as one call.
-func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr io.Writer) error {
+func (s *Server) ListenAndServe(ctx context.Context, o ListenOptions) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
-	a, err := wsproxy.ParseURL(url)
+	a, err := wsproxy.ParseURL(o.Listen)
 	if err != nil {
 		return err
 	}
@@ -194,12 +205,11 @@ func (s *Server) ListenAndServe(ctx context.Context, url, urlFile string, stderr
 	if err != nil {
 		return err
 	}
-	// The line first: whoever waits for the URL file finds the line already printed.
-	if stderr != nil {
-		fmt.Fprintf(stderr, "listening on %s\n", bound)
+	if o.Listening != nil {
+		o.Listening(bound.String())
 	}
-	if urlFile != "" {
-		if err := wsproxy.WriteURLFile(urlFile, bound.String()); err != nil {
+	if o.URLFile != "" {
+		if err := wsproxy.WriteURLFile(o.URLFile, bound.String()); err != nil {
 			ln.Close()
 			return err
 		}

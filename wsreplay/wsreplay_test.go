@@ -55,7 +55,9 @@ func serve(t *testing.T, srv *wsreplay.Server, scheme string) wsproxy.Addr {
 	urlFile := filepath.Join(t.TempDir(), "url")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.ListenAndServe(ctx, wstest.ListenURL(t, scheme), urlFile, nil) }()
+	go func() {
+		done <- srv.ListenAndServe(ctx, wsreplay.ListenOptions{Listen: wstest.ListenURL(t, scheme), URLFile: urlFile})
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -3,10 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
 	"time"
 
 	"github.com/codexrec/codexrec/export"
@@ -73,35 +73,19 @@ func runExport(cfg any, args []string, std stdio) error {
 		}
 		return nil
 	}
-	write := func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
+	if c.out == "-" {
+		bw := bufio.NewWriter(std.out)
 		if err := export.Write(bw, f, recs, opts); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	if c.out == "-" {
-		return write(std.out)
+	err = export.WriteFile(c.out, c.force, f, recs, opts)
+	if errors.Is(err, fs.ErrExist) {
+		return usageOrIO(fmt.Errorf("%s exists (use --force to overwrite)", c.out))
 	}
-	// 0600: the file holds recorded content. A half-written file is removed.
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	if !c.force {
-		flags |= os.O_EXCL
-	}
-	out, err := os.OpenFile(c.out, flags, 0o600)
 	if err != nil {
-		if os.IsExist(err) {
-			return usageOrIO(fmt.Errorf("%s exists (use --force to overwrite)", c.out))
-		}
 		return usageOrIO(err)
-	}
-	err = write(out)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(c.out)
-		return usageOrIO(fmt.Errorf("%s: %w", c.out, err))
 	}
 	return nil
 }

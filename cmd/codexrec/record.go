@@ -1,19 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/proxy"
+	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/wsproxy"
@@ -54,8 +52,39 @@ func recordFlags(fs *flag.FlagSet) any {
 
 func runRecord(cfg any, args []string, std stdio) error {
 	c := cfg.(*recordConfig)
-	if c.socket.listen != "" && !wsproxy.IsStdio(c.socket.listen) {
-		return runRecordSocket(c, args, std)
+	socket := c.socket.listen != "" && !wsproxy.IsStdio(c.socket.listen)
+	if err := c.check(args, socket); err != nil {
+		return err
+	}
+	o, err := c.options(std)
+	if err != nil {
+		return err
+	}
+	if socket {
+		return runnerError(o.RecordSocket(context.Background(), c.out, args))
+	}
+	// Without --mode, record is what it always was: it never replaces FILE unless
+	// --force. --mode record is the modes' record, which replaces what a former run
+	// recorded under the same name (so does any recording named in a directory).
+	if c.mode != "" || dropin.IsDirTarget(c.out) {
+		mode, _ := shim.ParseMode(c.mode)
+		if c.mode == "" {
+			mode = shim.ModeRecord
+		}
+		s, err := modeSession(mode, args, c, defaultReplayConfig(), c.mode != "" || c.force, std)
+		if err != nil {
+			return err
+		}
+		s.SetTarget(c.out)
+		return runnerError(s.Run(std.in))
+	}
+	return runnerError(o.Record(context.Background(), c.out, args, std.in))
+}
+
+// check refuses flags and arguments that do not go together.
+func (c *recordConfig) check(args []string, socket bool) error {
+	if socket {
+		return c.checkSocket(args)
 	}
 	if c.socket.upstream != "" || c.socket.urlFile != "" {
 		return usagef("--upstream and --url-file need --listen ws://HOST:PORT or unix://PATH")
@@ -69,72 +98,64 @@ func runRecord(cfg any, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
 	}
-	mode := shim.ModeRecord
 	if c.mode != "" {
-		var err error
-		if mode, err = shim.ParseMode(c.mode); err != nil {
+		if _, err := shim.ParseMode(c.mode); err != nil {
 			return usagef("--mode: %v", err)
 		}
 	}
-	// Without --mode, record is what it always was: it never replaces FILE unless
-	// --force. --mode record is the modes' record, which replaces what a former run
-	// recorded under the same name (so does any recording named in a directory).
-	if c.mode != "" || dropin.IsDirTarget(c.out) {
-		s := modeSession(mode, args, c, defaultReplayConfig(), c.mode != "" || c.force, std)
-		s.SetTarget(c.out)
-		return modeError(s.Run(std.in))
-	}
-	return recordSession(c, c.out, c.force, args, std.in, std)
+	return nil
 }
 
-// recordSession records the session of the command args with the client on in and
-// std.out into out.
-func recordSession(c *recordConfig, out string, force bool, args []string, in io.Reader, std stdio) error {
-	for _, o := range recorder.Orphans(out) {
-		fmt.Fprintf(std.err, "codexrec record: %s is a recording a killed codexrec left unpublished; complete it with: codexrec recover %s\n", o, o)
+// options are the record runner's settings the flags describe.
+func (c *recordConfig) options(std stdio) (*dropin.RecordOptions, error) {
+	if _, err := parseFailOn(c.stages.failOn); err != nil {
+		return nil, usagef("%v", err)
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
+	return &dropin.RecordOptions{Stages: c.stages.defaults("", nil), SkipStderr: c.noStderr, QueueSize: c.queue,
+		Force: c.force, Version: Version, Stdout: std.out, Stderr: std.err,
+		Listen: c.socket.listen, Upstream: c.socket.upstream, URLFile: c.socket.urlFile,
+		MemoryBudget: c.socket.memoryMiB << 20, Banner: c.socket.banner, Log: prefixed(std.err, "codexrec record: "),
+		Orphan: func(o string) {
+			fmt.Fprintf(std.err, "codexrec record: %s is a recording a killed codexrec left unpublished; complete it with: codexrec recover %s\n", o, o)
+		},
+		Report: func(conn int, r record.Report) error {
+			name := "record"
+			if conn > 0 {
+				name = fmt.Sprintf("record (connection %d)", conn)
+			}
+			return c.stages.report(std.err, name, r)
+		}}, nil
+}
+
+// runnerError is the exit status of a record, replay or drop-in run's error, with
+// the flags that would change it.
+func runnerError(err error) error {
+	var ee *exitError
+	var ue usageError
+	if err == nil || errors.As(err, &ee) || errors.As(err, &ue) {
 		return err
 	}
-	s, err := c.stages.session(cwd, nil)
-	if err != nil {
-		return err
-	}
-	s.SkipStderr, s.DiscardFailedStart = c.noStderr, true
-	if err := s.Create(out, recorder.Header{Codexrec: Version, Command: args}, recorder.Options{Force: force}); err != nil {
+	var se *dropin.StagesError
+	var xe *dropin.ExitError
+	var ce *dropin.ConnError
+	switch {
+	case errors.As(err, &se):
+		return settingError(se.Err)
+	case errors.As(err, &xe) && (xe.Code > 0 || xe.Err == nil):
+		if xe.Err == nil {
+			return &exitError{code: xe.Code}
+		}
+		return &exitError{xe.Code, err}
+	case errors.As(err, &ce):
+		return &exitError{exitUsage, err}
+	case errors.Is(err, replay.ErrNoMatch) || errors.Is(err, replay.ErrUnused):
+		return &exitError{exitFindings, err}
+	case errors.Is(err, dropin.ErrSocketFile):
+		return &exitError{exitUsage, fmt.Errorf("%w: set CODEXREC_DIR instead", err)}
+	case errors.Is(err, recorder.ErrExists) || errors.Is(err, recorder.ErrNotReplaceable):
 		return createError(err)
 	}
-
-	sigs := make(chan os.Signal, 4)
-	// SIGQUIT ends the session like SIGTERM (the child gets SIGTERM) instead of
-	// dumping goroutines and leaving the recording unpublished.
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
-	// Asking for SIGPIPE turns a write to a client that went away into an error
-	// instead of killing the proxy before the recording is closed.
-	pipes := make(chan os.Signal, 1)
-	signal.Notify(pipes, syscall.SIGPIPE)
-	defer signal.Stop(pipes)
-
-	p := &proxy.Proxy{QueueSize: c.queue, Signals: sigs}
-	if std.out == os.Stdout {
-		// The client sees EOF when the server's stdout ends, not after the recording
-		// is finished.
-		p.EndClient = func() { proxy.ReleaseStdout() }
-	}
-	res, err := s.Run(p, exec.Command(args[0], args[1:]...), in, std.out, std.err)
-	reportErr := c.stages.report(std.err, "record", s.Report())
-	switch {
-	case errors.Is(err, proxy.ErrStart):
-		return &exitError{exitUsage, fmt.Errorf("%w (no recording kept)", err)}
-	case err != nil:
-		return finishError(err)
-	}
-	if res.ExitCode != 0 {
-		return &exitError{code: res.ExitCode}
-	}
-	return reportErr
+	return finishError(err)
 }
 
 // createError is the exit status of a recording that could not be created: a

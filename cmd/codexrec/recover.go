@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
 )
@@ -51,35 +52,26 @@ func runRecover(cfg any, args []string, std stdio) error {
 			return usagef("%s is not named like a recording in progress (.NAME.*.tmp): say where to publish it with -o FILE", tmp)
 		}
 	}
-	var opt recorder.RecoverOptions
-	var redacted []sanitize.Leak
+	var opt record.RecoverOptions
 	opt.Force = c.force
 	if !c.noGuard {
 		z, _, err := c.flags.sanitizer("")
 		if err != nil {
 			return err
 		}
-		// Findings are redacted in place and the recording published; only what
-		// the guard cannot redact keeps it from being published.
-		opt.BeforePublish = func(p string) error {
-			r, err := z.GuardRedact(p)
-			redacted = r
-			if le, ok := err.(*sanitize.LeakError); ok {
-				le.File = p
-			}
-			return err
-		}
+		opt.Guard = z
 	}
-	where, t, err := recorder.Recover(tmp, target, opt)
+	where, t, err := record.Recover(tmp, target, opt)
 	var kept *recorder.KeptElsewhereError
+	var le *sanitize.LeakError
+	var re *sanitize.RedactedError
 	switch {
 	case errors.As(err, &kept):
 		return &exitError{exitUsage, err}
+	case errors.As(err, &le):
+		return &exitError{exitLeak, leakHint(err)}
+	case errors.As(err, &re):
 	case err != nil:
-		var le *sanitize.LeakError
-		if errors.As(err, &le) {
-			return &exitError{exitLeak, leakHint(fmt.Errorf("%w (the recording stays at %s)", le, tmp))}
-		}
 		return &exitError{exitUsage, err}
 	}
 	if t == nil {
@@ -88,8 +80,8 @@ func runRecover(cfg any, args []string, std stdio) error {
 	}
 	fmt.Fprintf(std.err, "codexrec recover: published %s (%d c2s, %d s2c, %d stderr frames; ended %s)\n",
 		where, t.Frames["c2s"], t.Frames["s2c"], t.Frames["stderr"], t.Ended)
-	if len(redacted) > 0 {
-		return &exitError{exitLeak, &sanitize.RedactedError{File: where, Leaks: redacted}}
+	if re != nil {
+		return &exitError{exitLeak, re}
 	}
 	return nil
 }

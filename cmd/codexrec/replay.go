@@ -5,15 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/codexrec/codexrec/dropin"
-	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
 )
@@ -89,11 +85,6 @@ func replayFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-// defaultReplayConfig is replay's flags at their defaults.
-func defaultReplayConfig() *replayConfig {
-	return replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig)
-}
-
 func runReplay(cfg any, args []string, std stdio) error {
 	c := cfg.(*replayConfig)
 	if len(args) == 0 {
@@ -106,7 +97,11 @@ func runReplay(cfg any, args []string, std stdio) error {
 		if len(args) != 1 {
 			return usagef("--listen serves exactly one recording or directory")
 		}
-		return replaySession(c, args[0], std.in, std)
+		o, err := c.options(std)
+		if err != nil {
+			return err
+		}
+		return runnerError(o.ReplaySocket(context.Background(), args[0]))
 	}
 	var command []string
 	if len(args) > 1 {
@@ -120,20 +115,28 @@ func runReplay(cfg any, args []string, std stdio) error {
 		return usagef("--mode: %v", err)
 	}
 	if mode != shim.ModeReplay || dropin.IsDirTarget(args[0]) {
-		s := modeSession(mode, command, defaultRecordConfig(), c, true, std)
+		s, err := modeSession(mode, command, defaultRecordConfig(), c, true, std)
+		if err != nil {
+			return err
+		}
 		if command == nil {
 			s.CommandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
 		}
 		s.SetTarget(args[0])
-		return modeError(s.Run(std.in))
+		return runnerError(s.Run(std.in))
 	}
-	return replaySession(c, args[0], std.in, std)
+	o, err := c.options(std)
+	if err != nil {
+		return err
+	}
+	return runnerError(o.Replay(context.Background(), args[0], std.in))
 }
 
-// replaySession serves the recording at path to the client on in and std.out.
-func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error {
+// options are the replay runner's settings the flags describe; std.err receives
+// the diagnostics.
+func (c *replayConfig) options(std stdio) (*dropin.ReplayOptions, error) {
 	if c.segment < 1 {
-		return usagef("--segment %d: segments are numbered from 1", c.segment)
+		return nil, usagef("--segment %d: segments are numbered from 1", c.segment)
 	}
 	srv := &replay.Server{Unordered: c.unordered, FailFast: c.failFast,
 		Strict: c.strict, AllowUnused: c.allowUnused, Log: std.err, OptionName: replayFlagOf,
@@ -141,42 +144,30 @@ func replaySession(c *replayConfig, path string, in io.Reader, std stdio) error 
 	err := replay.Settings{Match: c.match, Ignore: c.ignore, MatchOnly: c.matchOnly, Faults: c.faults,
 		Speed: c.speed, Patience: c.patience}.Apply(srv)
 	if err != nil {
-		return usagef("--%v", err)
+		return nil, usagef("--%v", err)
 	}
 	if c.stderr {
 		srv.Stderr = std.err
 	}
-	if c.listen != "" {
-		return replaySocket(c, srv, path, std)
+	o := &dropin.ReplayOptions{Server: srv, Segment: c.segment, Stdout: std.out, Stderr: std.err,
+		Log:   prefixed(std.err, "codexrec replay: "),
+		Check: func(path string) error { return checkStale(&c.stale, path, std.err) }}
+	if c.listen == "" {
+		return o, nil
 	}
-	srv.Script, err = replay.LoadFile(path, c.segment)
-	if err != nil {
-		return &exitError{exitUsage, err}
+	if err := c.checkSocket(); err != nil {
+		return nil, err
 	}
-	if err := checkStale(&c.stale, path, std.err); err != nil {
-		return err
+	o.Listen, o.URLFile, o.Loop, o.Connections, o.Banner = c.listen, c.urlFile, c.loop, c.connections, c.banner
+	o.MemoryBudget = c.memoryMiB << 20
+	if c.tokenFile != "" {
+		b, err := os.ReadFile(c.tokenFile)
+		if err != nil {
+			return nil, &exitError{exitUsage, fmt.Errorf("--ws-token-file: %w", err)}
+		}
+		o.Token = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 	}
-	if w := recorder.Warning(path, srv.Script.Problems); w != "" {
-		fmt.Fprintf(std.err, "codexrec replay: %s\n", w)
-	}
-	// A client that hangs up or is interrupted ends the replay like its stdin closing
-	// would (a client that closes stdin and sends SIGTERM at once is common); a second
-	// signal aborts. A write to a client that went away is not a crash.
-	sigs := make(chan os.Signal, 2)
-	// Never stopped: a signal that arrives after the session ended (the client's EOF
-	// won the race) must not kill the process on its way out with 143.
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	signal.Ignore(syscall.SIGPIPE)
-	defer signal.Reset(syscall.SIGPIPE)
-	// stdout is an *os.File, an io.Closer: an eof fault closes it, as a crash would.
-	err = srv.ServeSignals(context.Background(), in, std.out, sigs)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, replay.ErrNoMatch) || errors.Is(err, replay.ErrUnused):
-		return &exitError{exitFindings, err}
-	}
-	return &exitError{exitUsage, err}
+	return o, nil
 }
 
 // replayFlagOf names the flag of a replay setting a diagnosis suggests.

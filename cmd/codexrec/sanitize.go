@@ -4,12 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
@@ -48,24 +47,6 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	if c.out == "" {
 		return usagef("-o FILE is required (- for stdout)")
 	}
-	if c.out == "-" {
-		// The copy is published (after the leak guard) into a private directory,
-		// then written on stdout.
-		tmp, err := os.MkdirTemp("", "codexrec-sanitize-")
-		if err != nil {
-			return usageOrIO(err)
-		}
-		defer os.RemoveAll(tmp)
-		c.out = filepath.Join(tmp, filepath.Base(args[0]))
-		err = runSanitize(c, args, std)
-		if f, openErr := os.Open(c.out); openErr == nil {
-			defer f.Close()
-			if _, cpErr := io.Copy(std.out, f); cpErr != nil && err == nil {
-				err = usageOrIO(cpErr)
-			}
-		}
-		return err
-	}
 	cwd := ""
 	if !c.noMaps {
 		var err error
@@ -77,22 +58,20 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	in, err := os.Open(args[0])
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	rd, err := recorder.NewReader(in, args[0])
-	if err != nil {
-		return err
-	}
 	// The copy's meta entries come from the source: the session adds none.
 	s := &record.Session{Sanitizer: z, Guard: z, SecretNames: names}
-	err = s.CopyFile(c.out, rd, recorder.Options{Force: c.force})
+	var warning string
+	if c.out == "-" {
+		warning, err = s.SanitizeTo(std.out, args[0])
+	} else {
+		warning, err = s.SanitizeFile(args[0], c.out, recorder.Options{Force: c.force})
+	}
 	if errors.Is(err, recorder.ErrExists) || errors.Is(err, recorder.ErrNotReplaceable) {
 		return createError(err)
 	}
-	warnProblems(std.err, "sanitize", rd)
+	if warning != "" {
+		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))
+	}
 	if r := s.Report(); len(r.Redactions) > 0 {
 		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
 	}

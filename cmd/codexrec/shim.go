@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/shim"
@@ -100,20 +99,20 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	}
 	rec, rep := defaultRecordConfig(), defaultReplayConfig()
 	// A shim has no command line of its own: record's and replay's flags come from
-	// the environment (CODEXREC_REPLAY_FLAGS="--unordered --match method").
+	// the environment.
 	for _, f := range []struct {
 		env   string
+		args  []string
 		flags func(*flag.FlagSet) any
 		cfg   any
-	}{{"CODEXREC_RECORD_FLAGS", recordFlags, &rec}, {"CODEXREC_REPLAY_FLAGS", replayFlags, &rep}} {
-		v := os.Getenv(f.env)
-		if v == "" {
+	}{{dropin.RecordFlagsEnv, st.RecordArgs(), recordFlags, &rec}, {dropin.ReplayFlagsEnv, st.ReplayArgs(), replayFlags, &rep}} {
+		if len(f.args) == 0 {
 			continue
 		}
 		fs := flag.NewFlagSet(f.env, flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		cfg := f.flags(fs)
-		if err := fs.Parse(strings.Fields(v)); err != nil || fs.NArg() > 0 {
+		if err := fs.Parse(f.args); err != nil || fs.NArg() > 0 {
 			if err == nil {
 				err = fmt.Errorf("unexpected %q", fs.Arg(0))
 			}
@@ -130,17 +129,22 @@ func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
 	if realErr == nil {
 		command = append([]string{real}, args...)
 	}
-	s := modeSession(mode, command, rec, rep, true, std)
+	if listen != "" {
+		rec.socket = socketFlags{listen: listen, banner: true}
+		rep.listen, rep.banner = listen, true
+	}
+	s, err := modeSession(mode, command, rec, rep, true, std)
+	if err != nil {
+		return err
+	}
 	s.CommandErr = realErr
 	if err := st.Target(s); errors.Is(err, dropin.ErrNoDir) {
 		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
 	}
 	if listen != "" {
-		rec.socket = socketFlags{listen: listen, banner: true}
-		rep.listen, rep.banner = listen, true
-		return modeError(s.RunSocket(listen))
+		return runnerError(s.RunSocket(listen))
 	}
-	return modeError(s.Run(std.in))
+	return runnerError(s.Run(std.in))
 }
 
 // shimMain is codexrec started as codex, by the script or a symlink: the session,
@@ -150,7 +154,7 @@ func shimMain(self string, c *shimConfig, args []string, std stdio) error {
 		return asCodex(err, std)
 	}
 	run := func() error { return runAsCodex(self, c, args, std) }
-	report := firstSet(c.report, os.Getenv("CODEXREC_LOG"))
+	report := dropin.Standin{Report: c.report}.ReportFile()
 	if report == "" || !shim.IsSession(args) && shim.SocketListen(args) == "" {
 		return asCodex(run(), std)
 	}

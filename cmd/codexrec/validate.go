@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 
-	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/validate"
 )
 
@@ -53,48 +51,21 @@ func runValidate(cfg any, args []string, std stdio) error {
 	if c.json && c.jsonl {
 		return usagef("--json and --jsonl exclude each other")
 	}
-	var inputErr error
-	var report validate.Report
-	for _, path := range args {
-		res, err := validate.File(path, c.opts)
-		if errors.Is(err, validate.ErrSchema) {
-			return &exitError{exitUsage, err}
-		}
-		if err != nil {
-			fmt.Fprintf(std.err, "codexrec validate: %s\n", sanitize.MaskText(err.Error()))
-			inputErr = errors.Join(inputErr, err)
-			continue
-		}
-		if res.Warning != "" {
-			fmt.Fprintf(std.err, "codexrec validate: %s\n", res.Warning)
-		}
-		for _, n := range res.Notes {
-			fmt.Fprintf(std.err, "codexrec validate: %s: %s\n", path, sanitize.MaskText(n))
-		}
-		for _, f := range res.Findings {
-			report.Failed = report.Failed || level.fails(f.Rule)
-		}
-		switch {
-		case c.json:
-			report.Add(res)
-		case c.jsonl:
-			err = res.WriteJSONL(std.out)
-		default:
-			err = res.WriteText(std.out)
-		}
-		if err != nil {
-			return err
-		}
+	format := validate.Text
+	switch {
+	case c.json:
+		format = validate.JSON
+	case c.jsonl:
+		format = validate.JSONL
 	}
-	if c.json {
-		if err := report.WriteJSON(std.out); err != nil {
-			return err
-		}
-	}
-	if inputErr != nil {
+	failed, err := validate.Files(args, std.out, validate.FilesOptions{Options: c.opts, Format: format,
+		Fails: level.fails, Log: prefixed(std.err, "codexrec validate: ")})
+	switch {
+	case errors.Is(err, validate.ErrUnread):
 		return &exitError{code: exitUsage}
-	}
-	if report.Failed {
+	case err != nil:
+		return &exitError{exitUsage, err}
+	case failed:
 		return &exitError{code: exitFindings}
 	}
 	return nil

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package serve
-
-import "os"
-
-func unlinked(os.FileInfo) bool { return false }
