@@ -70,14 +70,15 @@ func CompareFiles(oldPath, newPath string, opts Options) (r *Report, oldProblems
 		defer f.Close()
 		files[i] = f
 	}
-	var scans [2]*fileScan
-	var errs [2]error
-	scans[0], errs[0] = scanFile(files[0], oldPath, opts)
-	scans[1], errs[1] = scanFile(files[1], newPath, opts)
-	if err := firstErr(errs[0], errs[1]); err != nil {
+	// One after the other: a recording of one 100 MB line is read a line at a time.
+	old, err := scanFile(files[0], oldPath, opts)
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	old, nw := scans[0], scans[1]
+	nw, err := scanFile(files[1], newPath, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	r = &Report{
 		Old:            SessionInfo{Name: old.name, CodexVersion: old.header.CodexVersion, Scenario: old.header.Scenario, Stderr: old.stderr},
 		New:            SessionInfo{Name: nw.name, CodexVersion: nw.header.CodexVersion, Scenario: nw.header.Scenario, Stderr: nw.stderr},
@@ -94,16 +95,6 @@ func CompareFiles(oldPath, newPath string, opts Options) (r *Report, oldProblems
 	r.Groups = agg.groups()
 	r.Same = len(r.Groups) == 0
 	return r, old.problems, nw.problems, nil
-}
-
-// firstErr returns the first error of errs that is not nil.
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
 }
 
 // messageReader reads a recording's messages in file order, normalised as Load does.
