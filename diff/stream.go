@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/codexrec/codexrec/internal/normalize"
 	"github.com/codexrec/codexrec/recorder"
@@ -75,6 +76,10 @@ func CompareFiles(oldPath, newPath string, opts Options) (r *Report, oldProblems
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// Each pass's lines are garbage once it ends: collected before the next reads,
+	// a recording of one huge line costs that line once, not once per pass (as
+	// view does).
+	runtime.GC()
 	nw, err := scanFile(files[1], newPath, opts)
 	if err != nil {
 		return nil, nil, nil, err
@@ -244,6 +249,7 @@ func compareScanned(r *Report, agg *aggregator, d wire.Direction, files [2]*os.F
 	visit := stepVisitor(agg, dir, &sum)
 	var walk *stepWalk
 	if need {
+		runtime.GC() // see CompareFiles
 		ra, err := newMessageReader(files[0], old.name, opts)
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"time"
 	"unicode/utf8"
@@ -141,6 +142,9 @@ func streamHAREntry(w *bufio.Writer, path string, opts Options) ([]recorder.Prob
 	w.Write(pre)
 	w.WriteString("\n" + indent + `  "_webSocketMessages": [`)
 
+	// The first pass's lines are garbage by now: collected before the second reads,
+	// a recording of one huge line costs that line once, not twice (as view does).
+	runtime.GC()
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)

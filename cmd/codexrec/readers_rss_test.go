@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/codexrec/codexrec/internal/testing/hostile"
@@ -16,9 +15,8 @@ import (
 // TestReadersMemoryBound runs every reader, built without the race detector, on
 // hostile shapes a few tens of MB large (one item of 100k deltas, one 32 MB line,
 // 200k frames) and holds each command's peak RSS to twice the file plus 64 MB
-// (diff: twice both files). Two are measured and logged, not held to it yet:
-// replay's loader, which keeps every frame indexed, and export of a huge line
-// (the sanitizer's work on it). The peak is the kernel's ru_maxrss of the command,
+// (diff: twice both files). Replay's loader, which keeps every frame indexed, is
+// measured and logged, not held to it yet. The peak is the kernel's ru_maxrss of the command,
 // taken by testdata/maxrss, which starts it from a small process (a child started
 // from this one would inherit this process's peak). BenchmarkReaders measures the
 // full-size shapes.
@@ -88,7 +86,7 @@ func TestReadersMemoryBound(t *testing.T) {
 			n, _ := strconv.Atoi(string(bytes.TrimSpace(kb)))
 			rss, bound := n<<10, 2*c.bytes+64<<20
 			t.Logf("%-12s %-8s %4d MB (bound %d MB)", sh.name, c.args[0], rss>>20, bound>>20)
-			if rss > bound && !c.unbounds && !(c.args[0] == "export" && strings.HasPrefix(sh.name, "line")) {
+			if rss > bound && !c.unbounds {
 				t.Errorf("%s %s: peak RSS %d MB, over the bound of twice %d MB plus 64 MB", sh.name, c.args[0], rss>>20, c.bytes>>20)
 			}
 		}
