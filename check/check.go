@@ -52,6 +52,9 @@ type Result struct {
 	// ("completed", "interrupted", "failed"); turns never completed are not counted.
 	TurnStatus map[string]int `json:"turnStatus,omitempty"`
 	Findings   []Finding      `json:"findings"`
+	// Elided counts the findings not listed in Findings: past ExampleLimit of one
+	// rule and method, only the first are kept.
+	Elided []Elided `json:"elided,omitempty"`
 	// Asserted lists the assertion rules that were set (Assertions.AssertionRules):
 	// reports show an assertion only when it was.
 	Asserted []string `json:"asserted,omitempty"`
@@ -63,6 +66,11 @@ func (r *Result) Count(min Severity) int {
 	for _, f := range r.Findings {
 		if f.Severity >= min {
 			n++
+		}
+	}
+	for _, e := range r.Elided {
+		if e.Severity >= min {
+			n += e.Count
 		}
 	}
 	return n
@@ -83,7 +91,8 @@ type Checker struct {
 	// ones recorded live. Returning nil, nil falls back to the recorded findings.
 	Schema func(h recorder.Header) (Validator, error)
 
-	// OnFinding, when set, sees each finding as soon as it is known, before Check returns.
+	// OnFinding, when set, sees each finding as soon as it is known, before Check
+	// returns, including those the Result only counts (Result.Elided).
 	OnFinding func(Finding)
 
 	// Assert holds the suite's own assertions (assert.go).
@@ -159,6 +168,7 @@ type state struct {
 	threads threads
 	schema  schemaState
 	asserts asserts
+	elide   elider
 }
 
 func newState(c *Checker, name string) *state {
@@ -184,7 +194,9 @@ func (s *state) report(f Finding) {
 	if f.Segment == 0 && s.segment > 1 {
 		f.Segment = s.segment
 	}
-	s.res.Findings = append(s.res.Findings, f)
+	if s.elide.keep(s.res, &f) {
+		s.res.Findings = append(s.res.Findings, f)
+	}
 	if s.c.OnFinding != nil {
 		s.c.OnFinding(f)
 	}

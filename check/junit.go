@@ -63,6 +63,7 @@ func WriteJUnit(w io.Writer, results []*Result, failOn Severity, disabled map[st
 			fs := by[rule.ID]
 			var fail, below []string
 			worst := Severity(0)
+			elided := 0 // findings of a line counting those a Result does not list, past the first
 			for _, f := range fs {
 				line := fmt.Sprintf("%s %s: %s", f.Severity, f.Rule, findingLine(f))
 				if f.Severity >= failOn {
@@ -72,12 +73,24 @@ func WriteJUnit(w io.Writer, results []*Result, failOn Severity, disabled map[st
 					below = append(below, line)
 				}
 			}
+			for _, e := range r.Elided {
+				if id := e.Rule; id == rule.ID || strings.HasPrefix(id, RuleSchema+"/") && rule.ID == RuleSchema {
+					line := fmt.Sprintf("%s %s: %d more%s not listed", e.Severity, e.Rule, e.Count, ofMethod(e.Method))
+					if e.Severity >= failOn {
+						fail = append(fail, line)
+						worst = max(worst, e.Severity)
+						elided += e.Count - 1
+					} else {
+						below = append(below, line)
+					}
+				}
+			}
 			switch {
 			case disabled[rule.ID]:
 				c.Skipped = &struct{}{}
 				suite.Skipped++
 			case len(fail) > 0:
-				c.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s", rule.ID, plural(len(fail), "finding")),
+				c.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s", rule.ID, plural(len(fail)+elided, "finding")),
 					Type: worst.String(), Text: strings.Join(fail, "\n")}
 				suite.Failures++
 			}
@@ -108,4 +121,15 @@ func WriteJUnit(w io.Writer, results []*Result, failOn Severity, disabled map[st
 func suiteClass(file string) string {
 	r := strings.NewReplacer("/", ".", "\\", ".", " ", "_")
 	return strings.Trim(r.Replace(strings.TrimSuffix(file, ".jsonl")), ".")
+}
+
+// ofMethod names a method in a line about elided findings.
+func ofMethod(method string) string {
+	switch method {
+	case "":
+		return ""
+	case "*":
+		return " of other methods"
+	}
+	return " of " + method
 }

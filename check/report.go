@@ -10,7 +10,7 @@ import (
 )
 
 // TextLimit is how many findings of one rule the text report lists per recording;
-// the JSON report lists all.
+// the JSON report lists all a Result keeps (see ExampleLimit).
 const TextLimit = 20
 
 // Failed reports whether any result has a finding at or above failOn.
@@ -46,16 +46,22 @@ func group(fs []Finding) ([]string, map[string][]Finding) {
 	return append(ids, rest...), by
 }
 
-func counts(fs []Finding) (errs, warns, infos int) {
-	for _, f := range fs {
-		switch f.Severity {
+func counts(r *Result) (errs, warns, infos int) {
+	add := func(sev Severity, n int) {
+		switch sev {
 		case Error:
-			errs++
+			errs += n
 		case Warning:
-			warns++
+			warns += n
 		default:
-			infos++
+			infos += n
 		}
+	}
+	for _, f := range r.Findings {
+		add(f.Severity, 1)
+	}
+	for _, e := range r.Elided {
+		add(e.Severity, e.Count)
 	}
 	return
 }
@@ -71,7 +77,7 @@ func plural(n int, one string) string {
 func WriteText(w io.Writer, results []*Result, failOn Severity) error {
 	var b strings.Builder
 	for _, r := range results {
-		errs, warns, infos := counts(r.Findings)
+		errs, warns, infos := counts(r)
 		version := r.CodexVersion
 		if version == "" {
 			version = "unknown"
@@ -86,9 +92,14 @@ func WriteText(w io.Writer, results []*Result, failOn Severity) error {
 			if rule, ok := LookupRule(id); ok && !strings.HasPrefix(id, RuleSchema+"/") {
 				summary = ": " + rule.Summary
 			}
-			fmt.Fprintf(&b, "  %-7s %s (%d)%s\n", fs[0].Severity, id, len(fs), summary)
+			elided := r.elided(id)
+			fmt.Fprintf(&b, "  %-7s %s (%d)%s\n", fs[0].Severity, id, len(fs)+elided, summary)
 			for i, f := range fs {
 				if i == TextLimit {
+					if elided > 0 {
+						fmt.Fprintf(&b, "          ... and %d more (the JSON report lists the first %d of each method and counts the rest)\n", len(fs)+elided-TextLimit, ExampleLimit)
+						break
+					}
 					fmt.Fprintf(&b, "          ... and %d more (the JSON report lists all)\n", len(fs)-TextLimit)
 					break
 				}

@@ -112,38 +112,64 @@ func findMoves(steps []pair, a, b []Message) moves {
 // compareEnums reports enum-like values seen on one side only, for pointers both
 // sides have.
 func compareEnums(agg *aggregator, dir string, a, b []Message) {
-	type loc struct{ key, ptr string }
-	type seen struct {
-		count int
-		seq   int64
-		msg   *Message
-	}
 	var path []byte
-	collect := func(ms []Message) (map[loc]map[string]*seen, map[loc]bool) {
-		vals := map[loc]map[string]*seen{}
-		ptrs := map[loc]bool{}
-		for i := range ms {
-			m := &ms[i]
-			k := m.Key
-			collectEnums(&path, m.Value, func(ptr, v string) {
-				l := loc{k, ptr}
-				ptrs[l] = true
-				set := vals[l]
-				if set == nil {
-					set = map[string]*seen{}
-					vals[l] = set
-				}
-				if s := set[v]; s != nil {
-					s.count++
-				} else {
-					set[v] = &seen{1, m.Seq, m}
-				}
-			})
-		}
-		return vals, ptrs
+	ea, eb := newEnumSet(), newEnumSet()
+	for i := range a {
+		ea.add(&path, &a[i])
 	}
-	va, pa := collect(a)
-	vb, pb := collect(b)
+	for i := range b {
+		eb.add(&path, &b[i])
+	}
+	reportEnums(agg, dir, ea, eb)
+}
+
+// enumLoc is where enum-like values are seen: a message key and a pointer.
+type enumLoc struct{ key, ptr string }
+
+// enumSeen is one enum-like value at one place: how often, and its first message.
+type enumSeen struct {
+	count int
+	seq   int64
+	msg   *Message // without its Value
+}
+
+// enumSet collects one side's enum-like values.
+type enumSet struct {
+	vals map[enumLoc]map[string]*enumSeen
+	ptrs map[enumLoc]bool
+}
+
+func newEnumSet() *enumSet {
+	return &enumSet{vals: map[enumLoc]map[string]*enumSeen{}, ptrs: map[enumLoc]bool{}}
+}
+
+// add collects m's enum-like values (path is a scratch buffer). It keeps a copy
+// of m without its value, and copies of the strings it keeps.
+func (e *enumSet) add(path *[]byte, m *Message) {
+	var head *Message
+	collectEnums(path, m.Value, func(ptr, v string) {
+		l := enumLoc{m.Key, ptr}
+		e.ptrs[l] = true
+		set := e.vals[l]
+		if set == nil {
+			set = map[string]*enumSeen{}
+			e.vals[l] = set
+		}
+		if s := set[v]; s != nil {
+			s.count++
+			return
+		}
+		if head == nil {
+			head = &Message{Seq: m.Seq, Kind: m.Kind, Method: m.Method, Key: m.Key}
+		}
+		set[string([]byte(v))] = &enumSeen{1, m.Seq, head}
+	})
+}
+
+// reportEnums reports the values of va and vb seen on one side only, for pointers
+// both sides have.
+func reportEnums(agg *aggregator, dir string, ea, eb *enumSet) {
+	va, pa, vb, pb := ea.vals, ea.ptrs, eb.vals, eb.ptrs
 	for l, set := range vb {
 		if !pa[l] {
 			continue

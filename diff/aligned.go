@@ -48,10 +48,8 @@ func eachStep(a, b []Message, visit func(*Step)) {
 		return out
 	}
 	var (
-		s       Step
-		fc      []fieldChange
-		changes []Change
-		path    []byte
+		s  Step
+		ch changer
 	)
 	pairs := align(intern(a), intern(b))
 	moved := findMoves(pairs, a, b)
@@ -70,20 +68,32 @@ func eachStep(a, b []Message, visit func(*Step)) {
 			}
 		default:
 			s.Old, s.New = &a[p.old], &b[p.new]
-			fc = compareAt(fc[:0], &path, s.Old.Value, s.New.Value)
-			changes = changes[:0]
-			for _, c := range fc {
-				ch := Change{Change: c.kind, Pointer: c.pointer, Count: 1, OldSeq: s.Old.Seq, NewSeq: s.New.Seq}
-				if c.kind != Added {
-					ch.Old = render(c.old, valueMax)
-				}
-				if c.kind != Removed {
-					ch.New = render(c.new, valueMax)
-				}
-				changes = append(changes, ch)
-			}
-			s.Changes = changes
+			s.Changes = ch.changes(s.Old, s.New)
 		}
 		visit(&s)
 	}
+}
+
+// changer lists the differences of aligned messages, reusing its buffers: the
+// changes it returns are valid until its next call.
+type changer struct {
+	fc   []fieldChange
+	out  []Change
+	path []byte
+}
+
+func (c *changer) changes(old, new *Message) []Change {
+	c.fc = compareAt(c.fc[:0], &c.path, old.Value, new.Value)
+	c.out = c.out[:0]
+	for _, f := range c.fc {
+		ch := Change{Change: f.kind, Pointer: f.pointer, Count: 1, OldSeq: old.Seq, NewSeq: new.Seq}
+		if f.kind != Added {
+			ch.Old = render(f.old, valueMax)
+		}
+		if f.kind != Removed {
+			ch.New = render(f.new, valueMax)
+		}
+		c.out = append(c.out, ch)
+	}
+	return c.out
 }

@@ -182,5 +182,6 @@ func isItemType(ptr string) bool {
 }
 
 // render is a value as shown in reports: compact normalised JSON, shortened to max
-// bytes (keeping UTF-8 intact) with "…" marking the cut.
-func render(v any, max int) string { return shorten(string(normalize.Marshal(v)), max) }
+// bytes (keeping UTF-8 intact) with "…" marking the cut. Only the start of a long
+// value is rendered.
+func render(v any, max int) string { return shorten(string(normalize.MarshalPrefix(v, max+1)), max) }

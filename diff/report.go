@@ -99,7 +99,16 @@ func info(s *Session) SessionInfo {
 func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Message) {
 	dir := d.String()
 	sum := DirSummary{Dir: dir, Old: len(a), New: len(b)}
-	eachStep(a, b, func(s *Step) {
+	eachStep(a, b, stepVisitor(agg, dir, &sum))
+	r.Directions = append(r.Directions, sum)
+	methodsOnlyIn(&r.MethodsRemoved, dir, a, b)
+	methodsOnlyIn(&r.MethodsAdded, dir, b, a)
+	compareEnums(agg, dir, a, b)
+}
+
+// stepVisitor counts each step of direction dir in sum and adds its changes to agg.
+func stepVisitor(agg *aggregator, dir string, sum *DirSummary) func(*Step) {
+	return func(s *Step) {
 		switch {
 		case s.Old == nil:
 			if s.Moved != nil {
@@ -124,11 +133,7 @@ func compareDirection(r *Report, agg *aggregator, d wire.Direction, a, b []Messa
 				agg.add(dir, s.Old, c)
 			}
 		}
-	})
-	r.Directions = append(r.Directions, sum)
-	methodsOnlyIn(&r.MethodsRemoved, dir, a, b)
-	methodsOnlyIn(&r.MethodsAdded, dir, b, a)
-	compareEnums(agg, dir, a, b)
+	}
 }
 
 // methodsOnlyIn appends the kinds and methods of have that other lacks, in order of

@@ -9,10 +9,11 @@ import (
 	"github.com/codexrec/codexrec/recorder"
 )
 
-// WriteFile writes recs in format f to a new file at path, 0600 since it holds
-// recorded content; an existing file is an error wrapping fs.ErrExist unless
-// replace. A file that could not be written whole is removed.
-func WriteFile(path string, replace bool, f Format, recs []*recorder.Recording, opts Options) error {
+// WriteFile writes the recordings at paths in format f (as WriteFiles, warn
+// included) to a new file at path, 0600 since it holds recorded content; an
+// existing file is an error wrapping fs.ErrExist unless replace. A file that could
+// not be written whole is removed.
+func WriteFile(path string, replace bool, f Format, paths []string, opts Options, warn func(name string, problems []recorder.Problem)) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if !replace {
 		flags |= os.O_EXCL
@@ -25,7 +26,7 @@ func WriteFile(path string, replace bool, f Format, recs []*recorder.Recording, 
 		return err
 	}
 	bw := bufio.NewWriter(out)
-	err = Write(bw, f, recs, opts)
+	err = WriteFiles(bw, f, paths, opts, warn)
 	if err == nil {
 		err = bw.Flush()
 	}

@@ -26,7 +26,7 @@ func TestWriteFile(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.jsonl")
-	if err := export.WriteFile(path, false, export.JSONL, recs, export.Options{}); err != nil {
+	if err := export.WriteFile(path, false, export.JSONL, fixtures[:1], export.Options{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(path)
@@ -36,13 +36,13 @@ func TestWriteFile(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
 	}
-	if err := export.WriteFile(path, false, export.JSONL, recs, export.Options{}); !errors.Is(err, fs.ErrExist) {
+	if err := export.WriteFile(path, false, export.JSONL, fixtures[:1], export.Options{}, nil); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("existing file: %v, want fs.ErrExist", err)
 	}
-	if err := export.WriteFile(path, true, export.HAR, recs, export.Options{}); err != nil {
+	if err := export.WriteFile(path, true, export.HAR, fixtures[:1], export.Options{}, nil); err != nil {
 		t.Errorf("replace: %v", err)
 	}
-	if err := export.WriteFile(filepath.Join(dir, "no-such-dir", "x.har"), false, export.HAR, recs, export.Options{}); err == nil {
+	if err := export.WriteFile(filepath.Join(dir, "no-such-dir", "x.har"), false, export.HAR, fixtures[:1], export.Options{}, nil); err == nil {
 		t.Error("a file in a missing directory was written")
 	}
 }

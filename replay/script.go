@@ -1,9 +1,11 @@
 package replay
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -73,16 +75,35 @@ func LoadFile(path string, segment int) (*Script, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
+	// The script's frames are sized from the file's lines, counted first: grown
+	// frame by frame, a million frames leave copies of the slice behind, and the
+	// peak depends on when the collector ran.
 	hint := 0
-	if fi, err := f.Stat(); err == nil {
-		hint = int(fi.Size() / bytesPerFrame)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if hint, err = countLines(f); err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
 	}
 	return load(f, path, segment, hint)
 }
 
-// bytesPerFrame is about what a frame takes in a recording, to size the script's
-// slices from a file's size instead of growing them frame by frame.
-const bytesPerFrame = 512
+// countLines counts f's lines (at least its frames) and rewinds it.
+func countLines(f *os.File) (int, error) {
+	buf := make([]byte, 256<<10)
+	n := 0
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	_, err := f.Seek(0, io.SeekStart)
+	return n + 1, err
+}
 
 // Load reads a recording from r through the recorder's reader and builds the script
 // of one segment (1-based; 0 means the first). name is used in messages.
@@ -144,7 +165,31 @@ type builder struct {
 	pendingC map[wire.ID][]int
 	pendingS map[wire.ID][]int
 	problems []recorder.Problem
+	strs     map[string]string // interned methods and reasons
 }
+
+// intern returns the one copy of s the script keeps.
+func (b *builder) intern(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := b.strs[s]; ok {
+		return v
+	}
+	if len(b.strs) >= maxInterned {
+		return strings.Clone(s)
+	}
+	if b.strs == nil {
+		b.strs = map[string]string{}
+	}
+	v := strings.Clone(s)
+	b.strs[v] = v
+	return v
+}
+
+// maxInterned bounds the strings a builder interns (a recording can use a new
+// method at every frame); past it they are copied.
+const maxInterned = 1 << 14
 
 // maxDupProblems bounds the duplicate-id problems one script keeps.
 const maxDupProblems = 20
@@ -179,6 +224,11 @@ func answer(pending map[wire.ID][]int, id wire.ID) (int, bool) {
 }
 
 func (b *builder) add(e recorder.Entry) error {
+	// The strings of the classification lie in the entry's line as read, which
+	// they would keep alive beside the message's own copy: a method and a reason
+	// are interned, an id copied.
+	e.Msg.Method, e.Msg.Reason = b.intern(e.Msg.Method), b.intern(e.Msg.Reason)
+	e.Msg.ID = wire.ID(strings.Clone(string(e.Msg.ID)))
 	f := Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Msg: e.Msg, Line: e.Line}
 	sc := b.sc
 	switch e.Dir {

@@ -293,7 +293,8 @@ func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *look
 
 // Text sanitizes a string that is not a frame (a command line, an error message).
 func (z *Sanitizer) Text(s string) string {
-	out, _ := z.text([]byte(s), z.filterFor([]byte(s), false).text())
+	b := []byte(s) // one copy, not one per use: s may be a 100 MB line
+	out, _ := z.text(b, z.filterFor(b, false).text())
 	if out == nil {
 		return s
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -76,6 +78,9 @@ type overviewBuilder struct {
 	o       *Overview
 	methods map[string]*MethodCount
 	delta   strings.Builder
+	// first is the reply's first delta, a view into its line, until a second comes.
+	first   string
+	pending bool
 }
 
 func newOverviewBuilder(file string, h recorder.Header) *overviewBuilder {
@@ -106,12 +111,25 @@ func (b *overviewBuilder) add(e *recorder.Entry) {
 		}
 		switch e.Msg.Method {
 		case "item/agentMessage/delta":
-			b.delta.WriteString(gjson.GetBytes(e.JSON(), "params.delta").Str)
+			// gjson on a view of the line (never modified once read): a reply of
+			// one delta stays where it lies, a longer one is copied once, into delta.
+			d := gjson.Get(bytesView(e.JSON()), "params.delta").Str
+			switch {
+			case b.delta.Len() == 0 && !b.pending:
+				b.first, b.pending = d, true
+			default:
+				if b.pending {
+					b.delta.WriteString(b.first)
+					b.first, b.pending = "", false
+				}
+				b.delta.WriteString(d)
+			}
 		case "item/completed":
 			item := gjson.GetBytes(e.JSON(), "params.item")
 			if item.Get("type").Str == "agentMessage" {
 				o.Replies = append(o.Replies, item.Get("text").Str)
 				b.delta.Reset()
+				b.first, b.pending = "", false
 			}
 		}
 	}
@@ -120,7 +138,10 @@ func (b *overviewBuilder) add(e *recorder.Entry) {
 func (b *overviewBuilder) finish(t *recorder.Trailer) *Overview {
 	o := b.o
 	o.Trailer = t
-	if b.delta.Len() > 0 {
+	switch {
+	case b.pending && b.first != "":
+		o.Replies = append(o.Replies, b.first)
+	case b.delta.Len() > 0:
 		o.Replies = append(o.Replies, b.delta.String())
 	}
 	keys := make([]string, 0, len(b.methods))
@@ -158,13 +179,45 @@ func (o *Overview) WriteText(w io.Writer) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	// Replies are written one at a time: a long answer is quoted once, not copied
-	// into the rest of the text as well.
+	// Replies are written one at a time, a long one quoted a piece at a time:
+	// an answer of 100 MB is not copied whole.
 	for _, r := range o.Replies {
-		q := strconv.AppendQuote([]byte("agent      "), r)
-		if _, err := w.Write(append(q, '\n')); err != nil {
+		if err := writeQuoted(w, "agent      ", r); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// quoteChunk is how much of a string writeQuoted quotes at a time.
+const quoteChunk = 64 << 10
+
+// writeQuoted writes prefix, s as strconv.Quote quotes it, and a newline, quoting
+// s in pieces cut before a byte that starts a rune (Quote escapes rune by rune, and
+// an invalid byte alone, so the pieces quote as the whole does).
+func writeQuoted(w io.Writer, prefix, s string) error {
+	if len(s) <= quoteChunk {
+		q := strconv.AppendQuote([]byte(prefix), s)
+		_, err := w.Write(append(q, '\n'))
+		return err
+	}
+	var buf, q []byte
+	buf = append(append(buf, prefix...), '"')
+	for len(s) > 0 {
+		n := min(quoteChunk, len(s))
+		for n < len(s) && !utf8.RuneStart(s[n]) {
+			n++
+		}
+		q = strconv.AppendQuote(q[:0], s[:n])
+		buf = append(buf, q[1:len(q)-1]...)
+		s = s[n:]
+		if len(s) == 0 {
+			buf = append(buf, '"', '\n')
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
 	}
 	return nil
 }
@@ -176,6 +229,10 @@ func (o *Overview) WriteJSON(w io.Writer) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(o)
 }
+
+// bytesView is b as a string without a copy, for gjson: an entry's line is never
+// modified once read.
+func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func dash(s string) string {
 	if s == "" {

@@ -61,20 +61,25 @@ func runDiff(cfg any, args []string, std stdio) error {
 	}
 	c.html = c.html || c.out != ""
 	opts := diff.Options{Ignore: c.ignore}
-	old, nw, err := diff.LoadFiles(args[0], args[1], opts)
-	if err != nil {
-		return usageOrIO(err)
-	}
-	for _, s := range []*diff.Session{old, nw} {
-		if w := recorder.Warning(s.Name, s.Problems); w != "" {
-			fmt.Fprintf(std.err, "codexrec diff: %s\n", w)
-		}
-	}
-	r := diff.Compare(old, nw)
+	var r *diff.Report
 	if c.html {
+		old, nw, err := diff.LoadFiles(args[0], args[1], opts)
+		if err != nil {
+			return usageOrIO(err)
+		}
+		warnDiffProblems(std, old.Name, old.Problems, nw.Name, nw.Problems)
+		r = diff.Compare(old, nw)
 		if err := writeDiffHTML(c, args, old, nw, r, std); err != nil {
 			return usageOrIO(err)
 		}
+	} else {
+		// The report alone: compared without holding the recordings.
+		var op, np []recorder.Problem
+		r, op, np, err = diff.CompareFiles(args[0], args[1], opts)
+		if err != nil {
+			return usageOrIO(err)
+		}
+		warnDiffProblems(std, args[0], op, args[1], np)
 	}
 	if c.out != "-" {
 		if err := writeReport(std.out, r, c.json, colour); err != nil {
@@ -89,6 +94,16 @@ func runDiff(cfg any, args []string, std stdio) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// warnDiffProblems warns of each recording's structural problems.
+func warnDiffProblems(std stdio, oldName string, oldProblems []recorder.Problem, newName string, newProblems []recorder.Problem) {
+	if w := recorder.Warning(oldName, oldProblems); w != "" {
+		fmt.Fprintf(std.err, "codexrec diff: %s\n", w)
+	}
+	if w := recorder.Warning(newName, newProblems); w != "" {
+		fmt.Fprintf(std.err, "codexrec diff: %s\n", w)
+	}
 }
 
 // wantColour decides whether the text report is coloured.

@@ -55,17 +55,17 @@ func runExport(cfg any, args []string, std stdio) error {
 	case c.endpoint == "" && c.out == "":
 		return usagef("-o OUT is required (- for stdout)")
 	}
-	var recs []*recorder.Recording
-	for _, path := range args {
-		rec, err := recorder.ReadFile(path)
-		if err != nil {
-			return usageOrIO(err)
-		}
-		warnProblems(std.err, "export", recordingProblems{rec})
-		recs = append(recs, rec)
-	}
 	opts := export.Options{Reveal: std.reveal, Creator: Version}
 	if c.endpoint != "" {
+		var recs []*recorder.Recording
+		for _, path := range args {
+			rec, err := recorder.ReadFile(path)
+			if err != nil {
+				return usageOrIO(err)
+			}
+			warnProblems(std.err, "export", recordingProblems{rec})
+			recs = append(recs, rec)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := export.PushOTLP(ctx, nil, c.endpoint, recs, opts); err != nil {
@@ -73,14 +73,17 @@ func runExport(cfg any, args []string, std stdio) error {
 		}
 		return nil
 	}
+	warn := func(name string, ps []recorder.Problem) {
+		warnProblems(std.err, "export", recordingProblems{&recorder.Recording{Name: name, Problems: ps}})
+	}
 	if c.out == "-" {
 		bw := bufio.NewWriter(std.out)
-		if err := export.Write(bw, f, recs, opts); err != nil {
-			return err
+		if err := export.WriteFiles(bw, f, args, opts, warn); err != nil {
+			return usageOrIO(err)
 		}
 		return bw.Flush()
 	}
-	err = export.WriteFile(c.out, c.force, f, recs, opts)
+	err = export.WriteFile(c.out, c.force, f, args, opts, warn)
 	if errors.Is(err, fs.ErrExist) {
 		return usageOrIO(fmt.Errorf("%s exists (use --force to overwrite)", c.out))
 	}

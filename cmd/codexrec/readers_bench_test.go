@@ -16,7 +16,9 @@ import (
 // BenchmarkReaders runs every reader on the recordings that made them go quadratic or
 // hold many copies: one item of 300k deltas, one 100 MB line, 1M frames. It reports
 // each command's peak RSS (through testdata/maxrss), its ratio to the bound of twice
-// the file plus 64 MB (x-bound, want <= 1) and its wall time; nothing is asserted.
+// the file plus 64 MB (x-bound, want <= 1; diff reads a second, slightly different
+// file of the same size) and its wall time; nothing is asserted (TestReadersMemoryBound
+// holds smaller shapes to the bound).
 // READERS_SCALE=10 divides every size by 10 for a quick run.
 func BenchmarkReaders(b *testing.B) {
 	bin := plainBinary(b)
@@ -26,13 +28,18 @@ func BenchmarkReaders(b *testing.B) {
 	}
 	scale := max(envInt("READERS_SCALE", 1), 1)
 	dir := b.TempDir()
+	// other is a slightly different copy for diff: every aligned message differs.
 	cases := []struct {
-		name string
-		rec  func() []byte
+		name       string
+		rec, other func() []byte
 	}{
-		{"deltas-300k", func() []byte { return hostile.DeltasRecording(300_000/scale, 10) }},
-		{"line-100MB", func() []byte { return hostile.HugeLineRecording((100 << 20) / scale) }},
-		{"frames-1M", func() []byte { return hostile.FramesRecording(1_000_000 / scale) }},
+		{"deltas-300k", func() []byte { return hostile.DeltasRecording(300_000/scale, 10) },
+			func() []byte { return hostile.DeltasRecording(300_000/scale, 11) }},
+		{"line-100MB", func() []byte { return hostile.HugeLineRecording((100 << 20) / scale) },
+			func() []byte { return hostile.HugeLineRecording((100<<20)/scale - 1) }},
+		{"frames-1M", func() []byte { return hostile.FramesRecording(1_000_000 / scale) }, func() []byte {
+			return bytes.ReplaceAll(hostile.FramesRecording(1_000_000/scale), []byte(`"total":`), []byte(`"totals":`))
+		}},
 	}
 	rssOut := filepath.Join(dir, "rss")
 	for _, c := range cases {
@@ -43,19 +50,26 @@ func BenchmarkReaders(b *testing.B) {
 		}
 		size := float64(len(data))
 		data = nil
+		other := filepath.Join(dir, c.name+"-b.jsonl")
+		if err := os.WriteFile(other, c.other(), 0o600); err != nil {
+			b.Fatal(err)
+		}
 		for _, args := range [][]string{
 			{"show", file},
 			{"summary", file},
 			{"check", file},
 			{"validate", file},
-			{"diff", file, file},
+			{"diff", file, other},
 			{"view", "--force", "-o", filepath.Join(dir, "page.html"), file},
+			{"export", "--force", "--format", "har", "-o", filepath.Join(dir, "out.har"), file},
+			{"scan", file},
+			{"replay", "--allow-unused", file},
 		} {
 			b.Run(c.name+"/"+args[0], func(b *testing.B) {
 				for range b.N {
 					cmd := exec.Command(maxrss, append([]string{bin}, args...)...)
 					cmd.Env = append(os.Environ(), "MAXRSS_OUT="+rssOut)
-					cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+					cmd.Stdout, cmd.Stderr = io.Discard, io.Discard // stdin: the null device
 					start := time.Now()
 					cmd.Run() // findings and differences exit 1
 					took := time.Since(start)

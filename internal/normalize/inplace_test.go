@@ -2,6 +2,7 @@ package normalize_test
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -44,5 +45,22 @@ func TestMessageInPlace(t *testing.T) {
 	}
 	if msgs < 100 {
 		t.Fatalf("only %d messages", msgs)
+	}
+}
+
+// MarshalPrefix is a prefix of Marshal at least n bytes long (or all of it), for
+// every cut of a value with strings, JSON text, objects and arrays.
+func TestMarshalPrefix(t *testing.T) {
+	n := normalize.MustNew(normalize.Options{})
+	v, err := n.Message([]byte(`{"jsonrpc":"2.0","method":"x","params":{"a":["é\"\n\u0001",1,true,null,{"b":"{\"c\":[1,2,\"ü\"]}"}],"text":"lorem ipsum dolor"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := normalize.Marshal(v)
+	for i := 0; i <= len(full)+2; i++ {
+		got := normalize.MarshalPrefix(v, i)
+		if !bytes.HasPrefix(full, got) || len(got) < min(i, len(full)) {
+			t.Fatalf("MarshalPrefix(%d) = %s, not a prefix of %s at least %d long", i, got, full, i)
+		}
 	}
 }

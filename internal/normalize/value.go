@@ -185,3 +185,62 @@ func appendValue(b []byte, v any) []byte {
 	}
 	return append(b, "null"...)
 }
+
+// MarshalPrefix is a prefix of Marshal(v) at least n bytes long, or all of it when it
+// is shorter: what a report that shortens values needs, without rendering a 100 MB
+// string whole.
+func MarshalPrefix(v any, n int) []byte {
+	b, _ := appendPrefix(nil, v, n)
+	return b
+}
+
+// appendPrefix is appendValue stopping once b holds more than n bytes; full is false
+// when it stopped.
+func appendPrefix(b []byte, v any, n int) (out []byte, full bool) {
+	if len(b) > n {
+		return b, false
+	}
+	switch v := v.(type) {
+	case string:
+		return appendStringPrefix(b, v, n-len(b))
+	case JSONText:
+		inner, _ := appendPrefix(nil, v.Value, n-len(b))
+		return appendStringPrefix(b, string(inner), n-len(b))
+	case Object:
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonx.AppendString(b, m.Key)
+			b = append(b, ':')
+			if b, full = appendPrefix(b, m.Value, n); !full {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, full = appendPrefix(b, e, n); !full {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+	return appendValue(b, v), true
+}
+
+// appendStringPrefix appends s as a JSON string, or when s is longer than n bytes,
+// the escaped start of it (escaping goes byte by byte, so the start of s escaped is
+// the start of s's escaping, and at least as long).
+func appendStringPrefix(b []byte, s string, n int) ([]byte, bool) {
+	if len(s) <= n {
+		return jsonx.AppendString(b, s), true
+	}
+	b = append(b, '"')
+	return jsonx.AppendContent(b, s[:n+1]), false
+}

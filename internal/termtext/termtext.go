@@ -11,6 +11,7 @@ import (
 	"io"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/codexrec/codexrec/sanitize"
 )
@@ -66,10 +67,17 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	w.buf = append(w.buf, p...)
-	if i := bytes.LastIndexByte(w.buf, '\n'); i >= 0 {
-		w.emit(w.buf[:i+1])
-		w.buf = append(w.buf[:0], w.buf[i+1:]...)
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 && len(w.buf) == 0 {
+		// Whole lines, processed where they lie: a 100 MB line is not copied into
+		// the buffer first.
+		w.emit(p[:i+1])
+		w.buf = append(w.buf, p[i+1:]...)
+	} else {
+		w.buf = append(w.buf, p...)
+		if i := bytes.LastIndexByte(w.buf, '\n'); i >= 0 {
+			w.emit(w.buf[:i+1])
+			w.buf = append(w.buf[:0], w.buf[i+1:]...)
+		}
 	}
 	for len(w.buf) > maxLine && w.err == nil {
 		cut := cutPoint(w.buf, maxLine)
@@ -97,11 +105,14 @@ func (w *Writer) emit(b []byte) {
 	if w.err != nil {
 		return
 	}
+	// A view of b, not a copy: b is not modified while it is processed, and what
+	// is written is not kept.
+	s := unsafe.String(unsafe.SliceData(b), len(b))
 	var out string
 	if w.Color && w.mode != JSON {
-		out = w.colored(string(b))
+		out = w.colored(s)
 	} else {
-		out = String(string(b), w.mode)
+		out = String(s, w.mode)
 	}
 	_, w.err = io.WriteString(w.w, out)
 }

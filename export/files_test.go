@@ -1,0 +1,119 @@
+package export_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codexrec/codexrec/export"
+	"github.com/codexrec/codexrec/internal/testing/hostile"
+	"github.com/codexrec/codexrec/recorder"
+)
+
+// WriteFiles writes, byte for byte, what Write writes for the recordings read
+// whole: HAR streamed (fixtures over stdio and WebSocket, several at once, hostile
+// shapes, notes on frames whose seqs go back, stderr, invalid UTF-8, a torn last
+// line) and the other formats through Write.
+func TestWriteFilesSameOutput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	golden, err := os.ReadFile("../recorder/testdata/format-v1.golden.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Notes on frames whose seqs go back: each belongs to the last frame of its seq
+	// read before it.
+	back := strings.Replace(string(golden), `{"type":"frame","seq":5,`, `{"type":"frame","seq":2,`, 1)
+	back = strings.Replace(back, `{"type":"exit"`, `{"type":"redaction","seq":2,"t":0.1,"dir":"s2c","rule":"r","pointer":"/result","reason":"<script>&"}`+"\n"+
+		`{"type":"finding","seq":1,"t":0.1,"dir":"c2s","rule":"x","severity":"error","reason":"first"}`+"\n"+`{"type":"exit"`, 1)
+	secret, _ := unsanitized(t)
+	sets := [][]string{
+		{},
+		{fixtures[0]},
+		fixtures,
+		{write("golden.jsonl", golden)},
+		{write("back.jsonl", []byte(back))},
+		{write("torn.jsonl", golden[:len(golden)-30])},
+		{secret},
+		{write("deltas.jsonl", hostile.DeltasRecording(2000, 10)), write("line.jsonl", hostile.HugeLineRecording(1<<20))},
+		{write("deep.jsonl", hostile.DeepRecording(10_000, "1"))},
+	}
+	for _, paths := range sets {
+		var recs []*recorder.Recording
+		for _, p := range paths {
+			rec, err := recorder.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, rec)
+		}
+		for _, f := range export.Formats {
+			for _, opts := range []export.Options{{Reveal: true, Creator: "v<1>"}, {}} {
+				if !opts.Reveal && len(paths) == 1 && paths[0] == secret {
+					continue // placeholders are keyed per masker: two runs differ
+				}
+				var want, got bytes.Buffer
+				if err := export.Write(&want, f, recs, opts); err != nil {
+					t.Fatal(err)
+				}
+				var warned []string
+				err := export.WriteFiles(&got, f, paths, opts, func(name string, ps []recorder.Problem) {
+					if len(ps) > 0 {
+						warned = append(warned, name)
+					}
+				})
+				if err != nil {
+					t.Fatalf("%v %s: %v", paths, f, err)
+				}
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Errorf("%v %s reveal=%v: WriteFiles differs from Write:\n--- got ---\n%.3000s\n--- want ---\n%.3000s", paths, f, opts.Reveal, got.Bytes(), want.Bytes())
+				}
+				for _, rec := range recs {
+					if len(rec.Problems) > 0 && !strings.Contains(strings.Join(warned, " "), rec.Name) {
+						t.Errorf("%s: problems %v not passed to warn", rec.Name, rec.Problems)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A message longer than the pieces WriteFiles encodes it in comes out as
+// encoding/json writes it whole: runes, invalid bytes, HTML and line separators
+// at every cut.
+func TestWriteFilesLongMessage(t *testing.T) {
+	unit := `héllo <b>&</b> "wörld" \ ` + "\u2028\t日本語 "
+	text := strings.Repeat(unit, (200<<10)/len(unit))
+	for _, cut := range []int{0, 1, 2, 3} {
+		line := `{"type":"frame","seq":1,"t":0.1,"dir":"s2c","kind":"notification","method":"m","msg":{"method":"m","params":{"text":"` +
+			strings.ReplaceAll(strings.ReplaceAll(text[cut:], `\`, `\\`), `"`, `\"`) + `"}}}`
+		rec := `{"type":"header","format":1,"codexrec":"t"}` + "\n" + line + "\n" +
+			`{"type":"frame","seq":2,"t":0.2,"dir":"s2c","kind":"raw","reason":"invalid-utf8","rawBase64":"//4gYmluYXJ5"}` + "\n"
+		path := filepath.Join(t.TempDir(), "long.jsonl")
+		if err := os.WriteFile(path, []byte(rec), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r, err := recorder.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got bytes.Buffer
+		if err := export.Write(&want, export.HAR, []*recorder.Recording{r}, export.Options{Reveal: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := export.WriteFiles(&got, export.HAR, []string{path}, export.Options{Reveal: true}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("cut %d: a long message differs (%d vs %d bytes)", cut, got.Len(), want.Len())
+		}
+	}
+}
