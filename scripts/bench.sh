@@ -15,6 +15,8 @@
 #   BULK=0         skip the bulk bench (BENCH_TURNS=1350 turns, about 100 MB, per
 #                  session; BENCH_BUSY=0 leaves out the runs under contention)
 #   ECHO=0         skip the cat-echo framing bench
+#   SANITIZE=0     skip the sanitizer's speed (MB per CPU-second on secret-dense and
+#                  ordinary traffic, and the guard's; targets 50 and 100 per core)
 #   BASE=REV       also run the record paths of codexrec built at git revision REV
 #                  (base-plain, base-record): before and after, in the same run
 set -euo pipefail
@@ -58,6 +60,12 @@ awk -f scripts/benchtable.awk "$out.turn"
 # 1M frames (READERS_SCALE=10 divides the sizes); x-bound is RSS / (2 x file + 64 MB).
 if [ "${READERS:-1}" != 0 ]; then
   (cd cmd/codexrec && "$out.test" -test.run '^$' -test.bench '^BenchmarkReaders$' -test.benchtime 1x -test.count 1)
+fi
+if [ "${SANITIZE:-1}" != 0 ]; then
+  # The sanitizer as record runs it: one frame in three holding a secret (dense), and
+  # ordinary sessions; MB per CPU-second of the process is the per-core figure.
+  go test -run '^$' -bench '^Benchmark(SanitizeDense|Sanitize)$' -benchtime "${SANITIZE_TIME:-2x}" -count "${COUNT:-3}" ./sanitize |
+    awk '/^Benchmark/ { for (i = 3; i <= NF; i++) if ($(i+1) == "MB/cpu-s") printf "  %-60s %8.1f MB/cpu-s\n", $1, $i }'
 fi
 if [ "${ECHO:-1}" = 0 ]; then
   exit 0
