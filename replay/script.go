@@ -117,6 +117,13 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 				cur++
 			}
 			started = true
+			if e.Extends > 0 && e.Extends == segment && cur > segment {
+				// A lifetime that continues the one served in the client's place
+				// (mode extend) is served instead of it: the client saw one session.
+				segment = cur
+				b = builder{sc: &Script{Name: name, Segment: segment, Server: make([]ServerFrame, 0, hint)},
+					pendingC: map[wire.ID][]int{}, pendingS: map[wire.ID][]int{}}
+			}
 		case recorder.TypeFrame:
 			started = true
 			if cur == segment {
