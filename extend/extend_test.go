@@ -241,4 +241,3 @@ func TestExtendSecondTurn(t *testing.T) {
 		t.Fatalf("replayed replies %q", again.replies)
 	}
 }
-
