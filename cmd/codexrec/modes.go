@@ -37,6 +37,10 @@ func modeSession(mode shim.Mode, command []string, rec *recordConfig, rep *repla
 		std.err = note()
 		return replaySession(rep, path, in, std)
 	}
+	s.Extend = func(path string, in io.Reader) error {
+		std.err = note()
+		return extendSession(rec, rep, s.Command, path, in, std)
+	}
 	s.RecordSocket = func(dir string) error {
 		rec.out = dir
 		return runRecordSocket(rec, wsproxy.WithoutListen(s.Command), std)
