@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +41,13 @@ func extendCodex(t *testing.T, turns int) []string {
 // per prompt with it; it returns each turn's reply, stderr and the exit status.
 func turnsThrough(t *testing.T, env []string, dir string, args []string, prompts ...string) ([]string, string, int) {
 	t.Helper()
-	cmd := exec.Command(codexrecBin, args...)
+	return turnsWith(t, codexrecBin, env, dir, args, prompts...)
+}
+
+// turnsWith is turnsThrough with another program (the shim).
+func turnsWith(t *testing.T, argv0 string, env []string, dir string, args []string, prompts ...string) ([]string, string, int) {
+	t.Helper()
+	cmd := exec.Command(argv0, args...)
 	cmd.Env, cmd.Dir = append(env, "GORACE=atexit_sleep_ms=0"), dir
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -155,5 +162,47 @@ func TestExtendBinary(t *testing.T) {
 	t.Logf("extend under CI:\n%s", stderr)
 	if now, _ := os.ReadFile(rec); !bytes.Equal(now, after) {
 		t.Fatal("extend under CI changed the recording")
+	}
+}
+
+// TestExtendShimConfig: through the shim, mode = "extend" in .codexrec.toml adds
+// the second turn to the recording the shim made in mode record; with CI set the
+// shim replays both turns and refuses the file's extend.
+func TestExtendShimConfig(t *testing.T) {
+	shimPath := installShim(t)
+	work := t.TempDir()
+	recs := filepath.Join(t.TempDir(), "recs")
+	rec := filepath.Join(recs, "turns.jsonl")
+	run := 0
+	env := func(extra ...string) []string {
+		// Each session a run of its own, as commands typed one after the other
+		// are: the name finds the same recording again.
+		run++
+		return append(cleanEnv(t, "CODEXREC_DIR="+recs, "CODEXREC_NAME=turns", fmt.Sprintf("CODEXREC_RUN=%d", run)), extra...)
+	}
+	codex := func(turns int) (args, env []string) {
+		c := extendCodex(t, turns)
+		return c[1:], []string{"CODEXREC_CODEX=" + c[0]}
+	}
+	args, real := codex(1)
+	got, stderr, code := turnsWith(t, shimPath, env(append(real, "CODEXREC_MODE=record")...), work, args, "Say hello.")
+	if code != 0 || len(got) != 1 || got[0] != extendReplies[0] {
+		t.Fatalf("recording through the shim: exit %d, replies %q\n%s", code, got, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(work, ".codexrec.toml"), []byte("mode = \"extend\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args, real = codex(2)
+	got, stderr, code = turnsWith(t, shimPath, env(real...), work, args, "Say hello.", "Say it again.")
+	if code != 0 || len(got) != 2 || got[1] != extendReplies[1] || !strings.Contains(stderr, "mode extend: extend "+rec) {
+		t.Fatalf("extend through the shim: exit %d, replies %q\n%s", code, got, stderr)
+	}
+	got, stderr, code = turnsWith(t, shimPath, env(append(real, "CI=true", "CODEXREC_MODE=replay")...), work, args, "Say hello.", "Say it again.")
+	if code != 0 || len(got) != 2 || got[0] != extendReplies[0] || got[1] != extendReplies[1] {
+		t.Fatalf("replay through the shim under CI: exit %d, replies %q\n%s", code, got, stderr)
+	}
+	_, stderr, code = turnsWith(t, shimPath, env(append(real, "CI=true")...), work, args, "Say hello.")
+	if code != 2 || !strings.Contains(stderr, "mode extend is refused under CI") {
+		t.Fatalf("the file's extend under CI: exit %d\n%s", code, stderr)
 	}
 }
