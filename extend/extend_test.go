@@ -241,3 +241,47 @@ func TestExtendSecondTurn(t *testing.T) {
 		t.Fatalf("replayed replies %q", again.replies)
 	}
 }
+
+// TestExtendChangedPrompt: a client whose prompt changed since the recording is
+// handed to the real codex at that turn/start, after initialize and thread/start
+// were replayed and caught up; the thread id the replay gave it goes on working.
+func TestExtendChangedPrompt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "one-turn.jsonl")
+	recordOneTurn(t, path)
+	command, env, dir := hermetic(t, 1)
+	cIn, sOut := io.Pipe()
+	sIn, cOut := io.Pipe()
+	var log bytes.Buffer
+	done := make(chan error, 1)
+	var res extend.Result
+	go func() {
+		var err error
+		res, err = extend.Run(context.Background(), extend.Options{Path: path, Command: command, Env: env, Dir: dir,
+			In: sIn, Out: sOut, Log: &log, Getenv: func(string) string { return "" }})
+		sOut.Close()
+		done <- err
+	}()
+	conv := talk(t, cIn, cOut, dir, "Say something else.")
+	if err := <-done; err != nil {
+		t.Fatalf("extend: %v\n%s", err, log.String())
+	}
+	if conv.replies[0] != replies[0] || res.Handoff == nil || res.Handoff.Line != 4 || res.CaughtUp != 3 {
+		t.Fatalf("replies %q, result %+v\n%s", conv.replies, res, log.String())
+	}
+	if !strings.Contains(log.String(), "request turn/start differs from the recorded one") {
+		t.Errorf("the log does not say why the replay handed off:\n%s", log.String())
+	}
+	sc, err := replay.LoadFile(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompts []string
+	for _, c := range sc.Client {
+		if c.Msg.Method == "turn/start" {
+			prompts = append(prompts, string(c.Line))
+		}
+	}
+	if sc.Segment != 2 || len(prompts) != 1 || !strings.Contains(prompts[0], "Say something else.") {
+		t.Fatalf("served segment %d with turn/start %q", sc.Segment, prompts)
+	}
+}

@@ -66,7 +66,8 @@ type Script struct {
 }
 
 // LoadFile reads the recording at path and builds the script of one segment
-// (1-based; 0 means the first).
+// (1-based; 0 means the first). A segment extended by a later one (a segment entry
+// whose Extends names it) is served as that one: Script.Segment says which.
 func LoadFile(path string, segment int) (*Script, error) {
 	f, err := os.Open(path)
 	if err != nil {
