@@ -53,13 +53,25 @@ type conversation struct {
 // per prompt, each waited for to the end; then it closes its output.
 func talk(t *testing.T, r io.Reader, w io.WriteCloser, cwd string, prompts ...string) conversation {
 	t.Helper()
+	return talkAnswering(t, r, w, cwd, nil, prompts...)
+}
+
+// talkAnswering is talk with a thread that asks for approvals, answered with
+// answer (nil: a thread that never asks).
+func talkAnswering(t *testing.T, r io.Reader, w io.WriteCloser, cwd string, answer client.AnswerFunc, prompts ...string) conversation {
+	t.Helper()
 	ctx := context.Background()
 	c := client.New(r, w, 60*time.Second)
 	defer c.Close()
+	params := map[string]any{"approvalPolicy": "never", "sandbox": "read-only", "cwd": cwd}
+	if answer != nil {
+		c.SetAnswer(answer)
+		params["approvalPolicy"], params["sandbox"] = "on-request", "workspace-write"
+	}
 	if err := c.Initialize(ctx); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	tid, err := c.StartThread(ctx, map[string]any{"approvalPolicy": "never", "sandbox": "read-only", "cwd": cwd})
+	tid, err := c.StartThread(ctx, params)
 	if err != nil {
 		t.Fatalf("thread/start: %v", err)
 	}
@@ -97,9 +109,14 @@ func talk(t *testing.T, r io.Reader, w io.WriteCloser, cwd string, prompts ...st
 // hermetic is a real codex with a fake model of turns replies.
 func hermetic(t *testing.T, turns int) (command, env []string, dir string) {
 	t.Helper()
+	return hermeticModel(t, fakeModel(t, turns))
+}
+
+// hermeticModel is a real codex with the fake model m.
+func hermeticModel(t *testing.T, m *fakemodel.Server) (command, env []string, dir string) {
+	t.Helper()
 	bin := codextest.Binary(t, codexbin.Newest)
 	env, _ = codextest.Env(t)
-	m := fakeModel(t, turns)
 	return append([]string{bin}, codextest.FakeProviderArgs(m.URL())...), env, t.TempDir()
 }
 
@@ -107,6 +124,15 @@ func hermetic(t *testing.T, turns int) (command, env []string, dir string) {
 func recordOneTurn(t *testing.T, path string) {
 	t.Helper()
 	command, env, dir := hermetic(t, 1)
+	conv := recordWith(t, path, command, env, dir, nil, "Say hello.")
+	if conv.replies[0] != replies[0] {
+		t.Fatalf("recorded turn replied %q", conv.replies[0])
+	}
+}
+
+// recordWith records a session of the real codex command at path.
+func recordWith(t *testing.T, path string, command, env []string, dir string, answer client.AnswerFunc, prompts ...string) conversation {
+	t.Helper()
 	s := &record.Session{}
 	if err := s.Create(path, recorder.Header{Command: command}, recorder.Options{}); err != nil {
 		t.Fatal(err)
@@ -121,13 +147,11 @@ func recordOneTurn(t *testing.T, path string) {
 		fromW.Close()
 		done <- err
 	}()
-	conv := talk(t, fromR, toW, dir, "Say hello.")
+	conv := talkAnswering(t, fromR, toW, dir, answer, prompts...)
 	if err := <-done; err != nil {
 		t.Fatalf("recording: %v", err)
 	}
-	if conv.replies[0] != replies[0] {
-		t.Fatalf("recorded turn replied %q", conv.replies[0])
-	}
+	return conv
 }
 
 // TestExtendSecondTurn: a client that has a second turn the one-turn recording
@@ -283,5 +307,82 @@ func TestExtendChangedPrompt(t *testing.T) {
 	}
 	if sc.Segment != 2 || len(prompts) != 1 || !strings.Contains(prompts[0], "Say something else.") {
 		t.Fatalf("served segment %d with turn/start %q", sc.Segment, prompts)
+	}
+}
+
+// approvalModel asks to run a command that needs approval, then says reply.
+func approvalModel(t *testing.T, reply string) *fakemodel.Server {
+	t.Helper()
+	m, err := fakemodel.Start([]fakemodel.Response{
+		{Output: []fakemodel.Item{{Type: "function_call", Name: "exec_command",
+			Arguments: json.RawMessage(`{"cmd":"echo hello from codexrec","login":false,"sandbox_permissions":"require_escalated","justification":"Print a greeting"}`)}}},
+		{Output: []fakemodel.Item{{Type: "message", Text: reply}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func decide(decision string, asked *int) client.AnswerFunc {
+	return func(method string, _ json.RawMessage) (any, bool) {
+		*asked++
+		return map[string]any{"decision": decision}, method == "item/commandExecution/requestApproval"
+	}
+}
+
+// TestExtendDeclinedApproval: the recording accepted an approval; a client that
+// declines it is handed off at its answer: the catch-up waits for the real
+// server's approval request and sends the answer with that request's id.
+func TestExtendDeclinedApproval(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "approval.jsonl")
+	command, env, dir := hermeticModel(t, approvalModel(t, "The command printed: hello from codexrec"))
+	asked := 0
+	if conv := recordWith(t, path, command, env, dir, decide("accept", &asked), "Print a greeting with echo."); asked != 1 || conv.replies[0] == "" {
+		t.Fatalf("recording the approval: asked %d times, replies %q", asked, conv.replies)
+	}
+
+	command, env, dir = hermeticModel(t, approvalModel(t, "The command was declined."))
+	cIn, sOut := io.Pipe()
+	sIn, cOut := io.Pipe()
+	var log bytes.Buffer
+	done := make(chan error, 1)
+	var res extend.Result
+	go func() {
+		var err error
+		res, err = extend.Run(context.Background(), extend.Options{Path: path, Command: command, Env: env, Dir: dir,
+			In: sIn, Out: sOut, Log: &log, Getenv: func(string) string { return "" }})
+		sOut.Close()
+		done <- err
+	}()
+	asked = 0
+	conv := talkAnswering(t, cIn, cOut, dir, decide("decline", &asked), "Print a greeting with echo.")
+	if err := <-done; err != nil {
+		t.Fatalf("extend: %v\n%s", err, log.String())
+	}
+	if asked != 1 || conv.replies[0] != "The command was declined." || res.Handoff == nil || res.Handoff.Msg.Kind.String() != "response" {
+		t.Fatalf("asked %d, replies %q, handoff %+v\n%s", asked, conv.replies, res.Handoff, log.String())
+	}
+	rec, err := recorder.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The real server's approval request and the answer sent to it, in segment 2,
+	// carry the same id.
+	var reqID, ansID string
+	for _, e := range rec.Segments()[len(rec.Segments())-1] {
+		switch {
+		case e.Type == recorder.TypeFrame && e.Msg.Method == "item/commandExecution/requestApproval" && e.Msg.Kind.String() == "request":
+			reqID = string(e.Msg.ID)
+		case e.Type == recorder.TypeFrame && e.Dir.String() == "c2s" && e.Msg.Kind.String() == "response":
+			ansID = string(e.Msg.ID)
+			if !bytes.Contains(e.Line, []byte(`"decline"`)) {
+				t.Errorf("the answer sent to the real server: %s", e.Line)
+			}
+		}
+	}
+	if reqID == "" || reqID != ansID {
+		t.Fatalf("the real server asked with id %q, the answer went with id %q", reqID, ansID)
 	}
 }
