@@ -209,8 +209,12 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 		return res, fmt.Errorf("extend %s: %w (the recording is unchanged)", o.Path, failed)
 	}
 	res.Mapped = pr.m.Len()
-	logf(o.Log, "extend: caught up in %v (%d message(s), %d id(s) mapped); recording the rest as segment %d of %s\n",
-		time.Since(started).Round(time.Millisecond), res.CaughtUp, res.Mapped, res.Segment, o.Path)
+	conflicts := ""
+	if n := pr.m.Conflicts; n > 0 {
+		conflicts = fmt.Sprintf(", %d conflicting pair(s) left out", n)
+	}
+	logf(o.Log, "extend: caught up in %v (%d message(s), %d id(s) mapped%s); recording the rest as segment %d of %s\n",
+		time.Since(started).Round(time.Millisecond), res.CaughtUp, res.Mapped, conflicts, res.Segment, o.Path)
 	r.mu.Lock()
 	r.phase = 2
 	r.mu.Unlock()

@@ -60,10 +60,16 @@ func syncKey(k string) bool {
 	return strings.HasPrefix(k, "r:") || strings.HasPrefix(k, "q:")
 }
 
-// add logs one line (its newline may be there).
+// add logs one line (its newline may be there). A delta (a streamed piece of an
+// item: most of a turn's lines) is neither kept nor counted: its ids are those of
+// its item, which item/started carries, and its number varies.
 func (l *frameLog) add(line []byte) {
 	c := wire.Content(line)
-	k := key(wire.Classify(c))
+	m := wire.Classify(c)
+	if m.Kind == wire.KindNotification && strings.HasSuffix(strings.ToLower(m.Method), "delta") {
+		return
+	}
+	k := key(m)
 	l.mu.Lock()
 	l.frames = append(l.frames, logged{k, append([]byte(nil), c...)})
 	l.byKey[k] = append(l.byKey[k], len(l.frames)-1)
@@ -102,7 +108,7 @@ func indexNL(b []byte) int {
 	return -1
 }
 
-// len is how many lines are logged.
+// len is how many lines are logged (deltas left out).
 func (l *frameLog) len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
