@@ -27,6 +27,9 @@ func extendSession(rec *recordConfig, rep *replayConfig, command []string, path 
 	if err != nil {
 		return usagef("--%v", err)
 	}
+	if rep.stderr {
+		srv.Stderr = std.err
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
