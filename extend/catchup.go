@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -100,9 +101,17 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 	if err != nil {
 		return res, fmt.Errorf("extend %s: %w", o.Path, err)
 	}
+	// The recording is published only once the catch-up succeeded: a server that
+	// exits during it (its session then finishes at once) waits for the verdict.
 	var failed error
+	verdict := make(chan struct{})
+	gone := make(chan struct{}) // the server exited: its session is finishing
+	var goneOnce sync.Once
+	markGone := func() { goneOnce.Do(func() { close(gone) }) }
 	if bp := s.Writer.BeforePublish; true {
 		s.Writer.BeforePublish = func(tmp string) error {
+			markGone()
+			<-verdict
 			if failed != nil {
 				return failed // the recording stays as it was
 			}
@@ -122,6 +131,7 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
+		defer markGone()
 		res.Server, err = s.Run(p, r.command(), toR, fromW, orDiscard(o.Stderr))
 		fromW.Close()
 		toR.CloseWithError(io.ErrClosedPipe)
@@ -167,7 +177,7 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 	sync := func(seen int) error {
 		r.replayed.need(need, from, seen)
 		from = max(from, seen)
-		if err := liveLog.waitFor(ctx, need, timeout, exited); err != nil {
+		if err := liveLog.waitFor(ctx, need, timeout, gone); err != nil {
 			return err
 		}
 		pr.pair(r.replayed, liveLog)
@@ -177,6 +187,10 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 		_, err := toW.Write(pr.toLive(line))
 		return err
 	}
+	// Every answer to a request of the catch-up is swallowed, even one the client
+	// had not waited for when it went on (a pipelining client): the live phase
+	// starts once they have all come.
+	answers := map[string]int{}
 	catchErr := func() error {
 		for _, i := range catchUp {
 			line, seen, _ := r.q.get(i)
@@ -184,9 +198,20 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 				return fmt.Errorf("before client line %d: %w", i+1, err)
 			}
 			if err := send(line); err != nil {
+				select {
+				case <-gone:
+					return fmt.Errorf("client line %d: the real server exited", i+1)
+				default:
+				}
 				return fmt.Errorf("client line %d: %w", i+1, err)
 			}
+			if m := wire.Classify(wire.Content(line)); m.Kind == wire.KindRequest {
+				answers["r:"+string(m.ID)]++
+			}
 			res.CaughtUp++
+		}
+		for k, n := range answers {
+			need[k] = max(need[k], n)
 		}
 		_, seen, _ := r.q.get(hand)
 		if err := sync(seen); err != nil {
@@ -198,9 +223,10 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 	}()
 	if catchErr != nil {
 		failed = fmt.Errorf("%w: %w", ErrCatchUp, catchErr)
+		close(verdict)
 		if line, _, ok := r.q.get(hand); ok {
 			if m := wire.Classify(wire.Content(line)); m.Kind == wire.KindRequest {
-				o.Out.Write(errorLine(m.ID, "codexrec extend: "+failed.Error()))
+				o.Out.Write(errorLine(m.ID, "extend: "+failed.Error()))
 			}
 		}
 		toW.Close()
@@ -208,6 +234,7 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 		<-readDone
 		return res, fmt.Errorf("extend %s: %w (the recording is unchanged)", o.Path, failed)
 	}
+	close(verdict)
 	res.Mapped = pr.m.Len()
 	conflicts := ""
 	if n := pr.m.Conflicts; n > 0 {

@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/codexrec/codexrec/record"
-	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/wire"
 )
@@ -104,7 +104,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	hangup := make(chan struct{})
 	srv.Hangup = hangup
 
-	r := &run{o: o, sc: sc, q: newLineQueue(), live: make(chan os.Signal, 4)}
+	ctx, abort := context.WithCancel(ctx)
+	defer abort()
+	r := &run{o: o, sc: sc, q: newLineQueue(), live: make(chan os.Signal, 4), abort: abort}
 	r.replayed = newFrameLog(o.Out)
 	go r.q.read(o.In, r.replayed)
 	stopSigs := r.relaySignals(hangup)
@@ -145,10 +147,11 @@ type run struct {
 	phase  int // 0 replay, 1 catch-up, 2 live
 	live   chan os.Signal
 	hungUp bool
+	abort  func() // a second signal during the replay
 }
 
-// relaySignals turns o.Signals into the replay's hangup, then, once the real
-// server runs, forwards them to it.
+// relaySignals turns o.Signals into the replay's hangup (a second one aborts),
+// then, once the real server runs, forwards them to it.
 func (r *run) relaySignals(hangup chan struct{}) func() {
 	done := make(chan struct{})
 	if r.o.Signals == nil {
@@ -163,6 +166,8 @@ func (r *run) relaySignals(hangup chan struct{}) func() {
 				case r.phase == 0 && !r.hungUp:
 					r.hungUp = true
 					close(hangup)
+				case r.phase == 0:
+					r.abort()
 				case r.phase > 0:
 					select {
 					case r.live <- sig:
@@ -178,70 +183,10 @@ func (r *run) relaySignals(hangup chan struct{}) func() {
 	return func() { close(done) }
 }
 
-// lineQueue keeps the client's lines as they are read, each with how many lines
-// the replay had sent the client by then.
-type lineQueue struct {
-	mu    sync.Mutex
-	cond  *sync.Cond
-	lines [][]byte
-	seen  []int
-	done  bool
-}
-
-func newLineQueue() *lineQueue {
-	q := &lineQueue{}
-	q.cond = sync.NewCond(&q.mu)
-	return q
-}
-
-func (q *lineQueue) read(in io.Reader, replayed *frameLog) {
-	rd := wire.NewReader(in)
-	for {
-		line, err := rd.ReadLine()
-		if len(line) > 0 {
-			n := replayed.len()
-			q.mu.Lock()
-			q.lines = append(q.lines, line)
-			q.seen = append(q.seen, n)
-			q.cond.Broadcast()
-			q.mu.Unlock()
-		}
-		if err != nil {
-			q.mu.Lock()
-			q.done = true
-			q.cond.Broadcast()
-			q.mu.Unlock()
-			return
-		}
-	}
-}
-
-// get waits for line i (0-based) and returns it with how many replayed lines the
-// client had been sent when it came; ok is false once the client's input ended
-// before it.
-func (q *lineQueue) get(i int) (line []byte, seen int, ok bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for len(q.lines) <= i && !q.done {
-		q.cond.Wait()
-	}
-	if len(q.lines) <= i {
-		return nil, 0, false
-	}
-	return q.lines[i], q.seen[i], true
-}
-
-// forget drops line i once it was forwarded.
-func (q *lineQueue) forget(i int) {
-	q.mu.Lock()
-	q.lines[i] = nil
-	q.mu.Unlock()
-}
-
 // errorLine is a JSON-RPC error answering id, shaped like the app-server's.
 func errorLine(id wire.ID, msg string) []byte {
-	b := fmt.Appendf(nil, `{"error":{"code":-32603,"message":%q},"id":%s}`+"\n", msg, id)
-	return b
+	m, _ := json.Marshal(sanitize.MaskText(msg))
+	return fmt.Appendf(nil, `{"error":{"code":-32603,"message":%s},"id":%s}`+"\n", m, id)
 }
 
 // command builds the real server's process.
@@ -257,98 +202,4 @@ func (r *run) terminate() {
 	case r.live <- syscall.SIGTERM:
 	default:
 	}
-}
-
-// openRecording creates the extended recording: the original's entries, then a
-// segment entry for the new lifetime. It returns the writer's session, the last
-// seq and the time origin the new frames continue from.
-func (r *run) openRecording(s *record.Session, segment int) (lastSeq int64, origin time.Time, err error) {
-	f, err := os.Open(r.o.Path)
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	defer f.Close()
-	rd, err := recorder.NewReader(f, r.o.Path)
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	h := rd.Header() // the header line itself: metas are copied as entries
-	var entries []recorder.Entry
-	var last time.Duration
-	merged := h
-	for e, err := range rd.Entries() {
-		if err != nil {
-			return 0, time.Time{}, fmt.Errorf("reading %s: %w", r.o.Path, err)
-		}
-		if e.Type == recorder.TypeTrailer {
-			continue
-		}
-		if e.Type == recorder.TypeMeta && e.Header != nil {
-			// The reader hands a meta entry's header merged into what came before:
-			// the copy holds only what the entry said.
-			d := headerDelta(merged, *e.Header)
-			merged, e.Header = *e.Header, &d
-		}
-		entries = append(entries, e)
-		last = max(last, e.Time)
-		if e.Type == recorder.TypeFrame {
-			lastSeq = max(lastSeq, e.Seq)
-		}
-	}
-	// The new lifetime's clock continues the recording's: its first frame comes
-	// just after the last one recorded.
-	origin = time.Now().Add(-last - time.Millisecond)
-	first := true
-	now := func() time.Time {
-		if first {
-			first = false
-			return origin
-		}
-		return time.Now()
-	}
-	prep := recorder.Header{Command: r.o.Command}
-	if err := s.Prepare(&prep); err != nil {
-		return 0, time.Time{}, err
-	}
-	w, err := recorder.Create(r.o.Path, h, recorder.Options{Force: true, Now: now})
-	if err != nil {
-		return 0, time.Time{}, err
-	}
-	s.Attach(w)
-	for _, e := range entries {
-		if e.Type == recorder.TypeFrame {
-			err = w.WriteFrame(&wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Msg: e.Msg, Line: e.Line, Undelivered: e.Undelivered})
-		} else {
-			err = w.WriteEntry(e)
-		}
-		if err != nil {
-			w.Abort()
-			return 0, time.Time{}, err
-		}
-	}
-	// The segment's command is the one Prepare sanitized for the header.
-	if err := w.WriteEntry(recorder.Entry{Type: recorder.TypeSegment, Time: w.Since(), Segment: segment,
-		Extends: r.sc.Segment, Command: prep.Command}); err != nil {
-		w.Abort()
-		return 0, time.Time{}, err
-	}
-	return lastSeq, origin, nil
-}
-
-// headerDelta is the header holding the members of cur that differ from prev.
-func headerDelta(prev, cur recorder.Header) recorder.Header {
-	var p, c map[string]json.RawMessage
-	pb, _ := json.Marshal(prev)
-	cb, _ := json.Marshal(cur)
-	json.Unmarshal(pb, &p)
-	json.Unmarshal(cb, &c)
-	for k, v := range c {
-		if string(p[k]) == string(v) {
-			delete(c, k)
-		}
-	}
-	var d recorder.Header
-	b, _ := json.Marshal(c)
-	json.Unmarshal(b, &d)
-	return d
 }

@@ -386,3 +386,61 @@ func TestExtendDeclinedApproval(t *testing.T) {
 		t.Fatalf("the real server asked with id %q, the answer went with id %q", reqID, ansID)
 	}
 }
+
+// TestExtendCatchUpFails: a server that never answers (cat reading into
+// /dev/null, which no codex can be made to be), or one that exits at once, cannot
+// be caught up: the client's pending request gets an error, Run fails with
+// ErrCatchUp naming what was missing, and the recording is left as it was.
+func TestExtendCatchUpFails(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		command []string
+		says    string
+	}{
+		{"silent", []string{"sh", "-c", "exec cat >/dev/null"}, "did not send the answer to request id 0 (0 of 1), the answer to request id 1 (0 of 1), the answer to request id 2 (0 of 1) within 300ms"},
+		{"exits", []string{"true"}, "the real server exited"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			orig, err := os.ReadFile(filepath.Join("..", "fixtures", "hermetic", codexbin.Newest, "plain.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "plain.jsonl")
+			if err := os.WriteFile(path, orig, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			sc, err := replay.LoadFile(path, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in bytes.Buffer
+			for _, c := range sc.Client {
+				in.Write(c.Line)
+			}
+			in.WriteString(`{"id":9,"method":"thread/list","params":{"cursor":"never recorded"}}` + "\n")
+			cIn, sOut := io.Pipe()
+			done := make(chan error, 1)
+			go func() {
+				_, err := extend.Run(context.Background(), extend.Options{Path: path, Command: tc.command, CatchUp: 300 * time.Millisecond,
+					In: &in, Out: sOut, Getenv: func(string) string { return "" }})
+				sOut.Close()
+				done <- err
+			}()
+			out, _ := io.ReadAll(cIn)
+			err = <-done
+			if !errors.Is(err, extend.ErrCatchUp) || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("Run: %v, want ErrCatchUp saying %q", err, tc.says)
+			}
+			last := out[bytes.LastIndexByte(out[:len(out)-1], '\n')+1:]
+			if !bytes.HasPrefix(last, []byte(`{"error":{"code":-32603,"message":"extend: catching the real server up failed`)) || !bytes.HasSuffix(last, []byte(`"id":9}`+"\n")) {
+				t.Fatalf("the client's last line: %s", last)
+			}
+			if now, _ := os.ReadFile(path); !bytes.Equal(now, orig) {
+				t.Fatal("a failed catch-up changed the recording")
+			}
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp")); len(left) > 0 {
+				t.Fatalf("left behind: %v", left)
+			}
+		})
+	}
+}
