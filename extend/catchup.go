@@ -232,6 +232,7 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 		toW.Close()
 		<-exited
 		<-readDone
+		res.Extended = false
 		return res, fmt.Errorf("extend %s: %w (the recording is unchanged)", o.Path, failed)
 	}
 	close(verdict)

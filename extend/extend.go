@@ -60,7 +60,7 @@ type Options struct {
 // Result says what Run did.
 type Result struct {
 	// Extended is set when the client went past the recording and the rest was
-	// recorded into it as Segment.
+	// recorded into it as Segment (Segment is set when it went past it).
 	Extended bool
 	Segment  int
 	// CaughtUp counts the client messages sent to the real server to bring it to
