@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -106,8 +107,14 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 	var failed error
 	verdict := make(chan struct{})
 	gone := make(chan struct{}) // the server exited: its session is finishing
+	toR, toW := io.Pipe()
 	var goneOnce sync.Once
-	markGone := func() { goneOnce.Do(func() { close(gone) }) }
+	markGone := func() {
+		goneOnce.Do(func() {
+			close(gone)
+			toR.CloseWithError(io.ErrClosedPipe) // nothing reads it any more
+		})
+	}
 	if bp := s.Writer.BeforePublish; true {
 		s.Writer.BeforePublish = func(tmp string) error {
 			markGone()
@@ -125,7 +132,6 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 	r.mu.Lock()
 	r.phase = 1
 	r.mu.Unlock()
-	toR, toW := io.Pipe()
 	fromR, fromW := io.Pipe()
 	p := &proxy.Proxy{Seq: lastSeq, Start: origin, Signals: r.live}
 	exited := make(chan struct{})
@@ -134,7 +140,6 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 		defer markGone()
 		res.Server, err = s.Run(p, r.command(), toR, fromW, orDiscard(o.Stderr))
 		fromW.Close()
-		toR.CloseWithError(io.ErrClosedPipe)
 	}()
 	stopCtx := context.AfterFunc(ctx, r.terminate)
 	defer stopCtx()
@@ -174,10 +179,20 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 	started := time.Now()
 	need := map[string]int{}
 	from := 0
-	sync := func(seen int) error {
+	// answers counts the catch-up's requests by answer key: before the live part,
+	// every one is waited for, even one a pipelining client did not wait for.
+	answers := map[string]int{}
+	sync := func(seen int, final bool) error {
 		r.replayed.need(need, from, seen)
 		from = max(from, seen)
-		if err := liveLog.waitFor(ctx, need, timeout, gone); err != nil {
+		want := need
+		if final {
+			want = maps.Clone(need)
+			for k, n := range answers {
+				want[k] = max(want[k], n)
+			}
+		}
+		if err := liveLog.waitFor(ctx, want, timeout, gone); err != nil {
 			return err
 		}
 		pr.pair(r.replayed, liveLog)
@@ -187,14 +202,10 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 		_, err := toW.Write(pr.toLive(line))
 		return err
 	}
-	// Every answer to a request of the catch-up is swallowed, even one the client
-	// had not waited for when it went on (a pipelining client): the live phase
-	// starts once they have all come.
-	answers := map[string]int{}
 	catchErr := func() error {
 		for _, i := range catchUp {
 			line, seen, _ := r.q.get(i)
-			if err := sync(seen); err != nil {
+			if err := sync(seen, false); err != nil {
 				return fmt.Errorf("before client line %d: %w", i+1, err)
 			}
 			if err := send(line); err != nil {
@@ -210,11 +221,8 @@ func (r *run) extend(ctx context.Context, h *replay.HandoffError) (Result, error
 			}
 			res.CaughtUp++
 		}
-		for k, n := range answers {
-			need[k] = max(need[k], n)
-		}
 		_, seen, _ := r.q.get(hand)
-		if err := sync(seen); err != nil {
+		if err := sync(seen, true); err != nil {
 			return fmt.Errorf("before client line %d: %w", hand+1, err)
 		}
 		liveLog.quiet(ctx, settle, settleMax)
