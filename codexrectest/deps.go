@@ -11,6 +11,7 @@ import (
 	_ "github.com/codexrec/codexrec/diff"
 	_ "github.com/codexrec/codexrec/dropin"
 	_ "github.com/codexrec/codexrec/export"
+	_ "github.com/codexrec/codexrec/extend"
 	_ "github.com/codexrec/codexrec/fixtures"
 	_ "github.com/codexrec/codexrec/fixtures/derive"
 	_ "github.com/codexrec/codexrec/fixtures/mcpserver"

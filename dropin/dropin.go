@@ -37,6 +37,9 @@ type Session struct {
 	// Record records the session into path with the client on in (stdio); Replay
 	// serves the recording at path to it.
 	Record, Replay func(path string, in io.Reader) error
+	// Extend replays the recording at path and records what it does not hold
+	// with the real codex (Command) into it; required for ModeExtend.
+	Extend func(path string, in io.Reader) error
 	// RecordSocket records the connections to the listen URL into the directory;
 	// ReplaySocket replays the directory's recordings to them (RunSocket).
 	RecordSocket, ReplaySocket func(dir string) error
@@ -120,6 +123,14 @@ func (s *Session) Run(in io.Reader) error {
 			return s.CommandErr
 		}
 		return s.Record(path, in)
+	case shim.Extend:
+		if s.Command == nil {
+			return s.CommandErr
+		}
+		if s.Extend == nil {
+			return errors.New("mode extend is not available here")
+		}
+		return s.Extend(path, in)
 	}
 	return s.passthrough()
 }

@@ -52,6 +52,8 @@ func (s *Session) RunSocket(listen string) error {
 			return s.RecordSocket(dir)
 		}
 		return s.recordReplacing(dir)
+	case shim.Extend:
+		return fmt.Errorf("app-server listening on %s: mode extend serves stdio sessions only (replay the directory %s with mode replay, or record it afresh)", listen, dir)
 	}
 	return s.passthrough()
 }

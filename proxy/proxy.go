@@ -71,7 +71,10 @@ type Proxy struct {
 	// Start is the session's time origin; zero means the first Run's start.
 	Start time.Time
 
-	seq int64
+	// Seq is the seq of the last frame tapped; the next is Seq+1. A caller that
+	// continues a recording (a lifetime appended to it) sets it to the recording's
+	// last seq before Run.
+	Seq int64
 }
 
 // DefaultQueueSize is the tap queue's length when Proxy.QueueSize is zero.

@@ -263,8 +263,8 @@ func (s *session) tapper() {
 			lost := b.track && !s.outcome(b)
 			for i := range b.frames {
 				f := &b.frames[i]
-				s.p.seq++
-				f.Seq = s.p.seq
+				s.p.Seq++
+				f.Seq = s.p.Seq
 				if b.track {
 					if lost {
 						f.Undelivered = true

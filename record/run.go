@@ -74,7 +74,7 @@ func (s *Session) Run(ctx context.Context, p *proxy.Proxy, cmd *exec.Cmd, client
 	}
 	var exitErr error
 	if runErr == nil && s.Writer != nil {
-		exitErr = s.Writer.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: s.Writer.Since(), Segment: 1,
+		exitErr = s.Writer.WriteEntry(recorder.Entry{Type: recorder.TypeExit, Time: s.Writer.Since(), Segment: max(1, s.Segment),
 			ExitCode: res.ExitCode, Signal: res.KilledBy})
 	}
 	return s.end(res, t, runErr, exitErr)

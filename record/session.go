@@ -58,6 +58,9 @@ type Session struct {
 	// Copying says the frames come from another recording whose meta entries the
 	// caller copies: the session adds none of its own (the Codex version).
 	Copying bool
+	// Segment is the server lifetime Run records, for its exit entry (zero: 1); a
+	// caller appending a lifetime to a recording writes the segment entry itself.
+	Segment int
 
 	// pending are frames whose recorded copies wait, in order, for the frame that
 	// follows the first of them, a delta, in its direction: a secret cut between two

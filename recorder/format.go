@@ -109,8 +109,12 @@ type Entry struct {
 	Detail   string // a placeholder for redactions; free text otherwise
 
 	// Segment and exit fields.
-	Segment  int
-	Command  []string
+	Segment int
+	Command []string
+	// Extends, on a segment entry, is the segment this lifetime continues in a
+	// client's place (a replay extended with the real server): replay serves it
+	// instead of that one. Zero for an ordinary restart.
+	Extends  int
 	ExitCode int
 	Signal   string
 

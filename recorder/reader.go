@@ -250,6 +250,8 @@ func (r *Reader) parse(line []byte) (Entry, error) {
 			e.Detail = v.Str
 		case "segment":
 			e.Segment = int(v.Int())
+		case "extends":
+			e.Extends = int(v.Int())
 		case "command":
 			for _, c := range v.Array() {
 				e.Command = append(e.Command, c.Str)

@@ -247,13 +247,14 @@ func (w *Writer) WriteEntry(e Entry) error {
 		Reason   string    `json:"reason,omitempty"`
 		Detail   string    `json:"detail,omitempty"`
 		Segment  int       `json:"segment,omitempty"`
+		Extends  int       `json:"extends,omitempty"`
 		Command  []string  `json:"command,omitempty"`
 		ExitCode *int      `json:"exitCode,omitempty"`
 		Signal   string    `json:"signal,omitempty"`
 		Header   *Header   `json:"header,omitempty"`
 	}
 	o := out{Type: e.Type, Seq: e.Seq, T: jsonTime(e.Time), Method: e.Msg.Method, Rule: e.Rule,
-		Severity: e.Severity, Reason: e.Reason, Detail: e.Detail, Segment: e.Segment,
+		Severity: e.Severity, Reason: e.Reason, Detail: e.Detail, Segment: e.Segment, Extends: e.Extends,
 		Command: e.Command, Signal: e.Signal, Header: e.Header}
 	if e.Dir != 0 {
 		o.Dir = e.Dir.String()

@@ -36,6 +36,16 @@ func (s *session) mismatch(got Message, reason string) error {
 		reason = s.reason(got, m)
 	}
 	m.Reason = reason
+	if s.srv.Handoff {
+		if s.handoff == nil {
+			h := &HandoffError{Mismatch: m}
+			for _, held := range s.holding {
+				h.Held = append(h.Held, held.line)
+			}
+			s.handoff = h
+		}
+		return s.handoff
+	}
 	m.Accept = s.accepting(got, m)
 	for _, cf := range []*ClientFrame{m.Later, m.Nearest, m.Expected} {
 		if cf != nil {

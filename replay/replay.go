@@ -103,6 +103,27 @@ type Server struct {
 	// OnMismatch, when set, is called for each client message that matched nothing,
 	// after the diagnostic is written and before the client gets its error.
 	OnMismatch func(*Mismatch)
+
+	// Handoff makes the first client message that matches nothing end Serve instead
+	// of being answered with an error: nothing is written about it, what is due is
+	// flushed, and Serve returns a *HandoffError saying where the client's stream
+	// stands, so that the caller can hand the session to a real server (package
+	// extend does).
+	Handoff bool
+}
+
+// A HandoffError ends a Serve with Server.Handoff set at the first client message
+// that matched nothing. Lines counts from 1 in the client's stream, as
+// Mismatch.Line does.
+type HandoffError struct {
+	Mismatch *Mismatch // the message that matched nothing (its Line), and why
+	// Held are the lines of live requests that were read before it and held for a
+	// turn that never came (hold.go): unanswered, in the order they came.
+	Held []int
+}
+
+func (e *HandoffError) Error() string {
+	return "replay: handed off at " + e.Mismatch.Error()
 }
 
 // HangupGrace is how long Serve keeps reading after Server.Hangup while the client

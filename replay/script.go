@@ -68,7 +68,8 @@ type Script struct {
 }
 
 // LoadFile reads the recording at path and builds the script of one segment
-// (1-based; 0 means the first).
+// (1-based; 0 means the first). A segment extended by a later one (a segment entry
+// whose Extends names it) is served as that one: Script.Segment says which.
 func LoadFile(path string, segment int) (*Script, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -138,6 +139,13 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 				cur++
 			}
 			started = true
+			if e.Extends > 0 && e.Extends == segment && cur > segment {
+				// A lifetime that continues the one served in the client's place
+				// (mode extend) is served instead of it: the client saw one session.
+				segment = cur
+				b = builder{sc: &Script{Name: name, Segment: segment, Server: make([]ServerFrame, 0, hint)},
+					pendingC: map[wire.ID][]int{}, pendingS: map[wire.ID][]int{}}
+			}
 		case recorder.TypeFrame:
 			started = true
 			if cur == segment {

@@ -70,6 +70,7 @@ type session struct {
 
 	mismatches []*Mismatch
 	contested  map[int64]contest // expected frames (by seq) a mismatch was compared with
+	handoff    *HandoffError     // Server.Handoff: where the session was handed off
 }
 
 // queue is a run of server frames sent in recorded order.
@@ -225,7 +226,7 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 			}
 			if len(r.line) > 0 {
 				if err := s.receive(r.line); err != nil {
-					return err
+					return s.handedOff(err)
 				}
 			}
 			if r.err != nil {
@@ -258,6 +259,9 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 			default:
 			}
 		}
+		if s.handoff != nil {
+			return s.handedOff(nil)
+		}
 		if s.srv.FailFast && len(s.mismatches) > 0 {
 			s.out.Flush()
 			return s.result(false)
@@ -272,6 +276,9 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 		if err := s.pump(); err != nil {
 			return err
 		}
+		if s.handoff != nil {
+			return s.handedOff(nil)
+		}
 		if eof {
 			break
 		}
@@ -283,6 +290,24 @@ func (s *session) run(ctx context.Context, in io.Reader) error {
 		return readErr
 	}
 	return s.result(!s.ended)
+}
+
+// handedOff is Serve's error once the session is handed off (Server.Handoff): what
+// is due is flushed first. Any other err is returned as it is.
+func (s *session) handedOff(err error) error {
+	if s.handoff == nil {
+		return err
+	}
+	for _, b := range s.held {
+		if werr := s.write(b); werr != nil {
+			return werr
+		}
+	}
+	s.held = nil
+	if ferr := s.flush(); ferr != nil {
+		return ferr
+	}
+	return s.handoff
 }
 
 // finish sends what reordering held back and flushes; a fault's EOF closes out.

@@ -24,9 +24,14 @@ const (
 	ModeReplay
 	// ModePassthrough runs the real codex and records nothing.
 	ModePassthrough
+	// ModeExtend replays the recording and, at the first client message it does
+	// not hold, continues with the real codex and records the rest into it (go-vcr's
+	// new episodes; package extend). A missing recording is recorded. Refused when
+	// the environment says CI.
+	ModeExtend
 )
 
-var modeNames = [...]string{"auto", "record", "replay", "passthrough"}
+var modeNames = [...]string{"auto", "record", "replay", "passthrough", "extend"}
 
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {
@@ -45,7 +50,7 @@ func ParseMode(s string) (Mode, error) {
 			return Mode(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown mode %q (want record, replay, auto or passthrough)", s)
+	return 0, fmt.Errorf("unknown mode %q (want record, replay, auto, passthrough or extend)", s)
 }
 
 // Action is what one session does.
@@ -55,14 +60,18 @@ const (
 	Replay      Action = iota // serve the recording
 	Record                    // run the real codex and record the session
 	Passthrough               // run the real codex, record nothing
+	Extend                    // replay, then the real codex from the first message not recorded, recorded into it
 )
 
 func (a Action) String() string {
-	return [...]string{"replay", "record", "passthrough"}[a]
+	return [...]string{"replay", "record", "passthrough", "extend"}[a]
 }
 
 // ErrNoRecording: the mode needs a recording that does not exist.
 var ErrNoRecording = errors.New("no recording")
+
+// ErrCI: the mode would record, which it never does when the environment says CI.
+var ErrCI = errors.New("refused under CI")
 
 // Decide is what a session in mode m does when its recording exists or not, with ci
 // saying whether the environment is CI (see IsCI). The error wraps ErrNoRecording
@@ -73,6 +82,14 @@ func (m Mode) Decide(path string, exists, ci bool) (Action, error) {
 		return Record, nil
 	case ModePassthrough:
 		return Passthrough, nil
+	case ModeExtend:
+		switch {
+		case ci:
+			return 0, fmt.Errorf("mode extend is %w (CI is set): it would run the real codex and change %s; replay it with mode replay", ErrCI, path)
+		case !exists:
+			return Record, nil
+		}
+		return Extend, nil
 	case ModeReplay:
 		if !exists {
 			return 0, fmt.Errorf("%w %s (mode replay; record it with mode record or auto)", ErrNoRecording, path)

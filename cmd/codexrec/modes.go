@@ -38,6 +38,11 @@ func modeSession(mode shim.Mode, command []string, rec *recordConfig, rep *repla
 		ro.Force = ro.Force || fresh
 		return a
 	}
+	s.Extend = func(path string, in io.Reader) error {
+		estd := std
+		estd.err = note
+		return extendSession(rec, rep, s.Command, path, in, estd)
+	}
 	s.Replaced = func(dir string, n int) {
 		fmt.Fprintf(std.err, "codexrec: %s replaced by %d new recording(s)\n", dir, n)
 	}

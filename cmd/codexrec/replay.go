@@ -58,7 +58,7 @@ type replayConfig struct {
 
 func replayFlags(fs *flag.FlagSet) any {
 	c := &replayConfig{}
-	fs.StringVar(&c.mode, "mode", "replay", "`MODE`: replay, auto (replay FILE if it exists, else record it from -- COMMAND; never records when CI is set), record or passthrough (see docs/dropin.md)")
+	fs.StringVar(&c.mode, "mode", "replay", "`MODE`: replay, auto (replay FILE if it exists, else record it from -- COMMAND; never records when CI is set), record, passthrough\nor extend (replay FILE, then run -- COMMAND from the first message FILE lacks and record the rest into it; refused when CI is set; see docs/extend.md)")
 	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
 	fs.Var(&c.ignore, "ignore", "leave the value at JSON `POINTER` out when matching (repeatable; [METHOD:]POINTER, * any index or key, ** any depth:\n/params/input/*/text, turn/start:/params/clientUserMessageId; see docs/match-rules.md)")
 	fs.Var(&c.matchOnly, "match-only", "compare only the values at JSON `POINTER` (repeatable; [METHOD:]POINTER, as --ignore)")

@@ -32,7 +32,7 @@ type shimConfig struct {
 func shimFlags(fs *flag.FlagSet) any {
 	c := &shimConfig{}
 	fs.StringVar(&c.self, "self", "", "exec: the `PATH` the shim was started as (the script passes $0)")
-	fs.StringVar(&c.mode, "mode", "", "fix the `MODE` (record, replay, auto, passthrough) instead of reading CODEXREC_MODE")
+	fs.StringVar(&c.mode, "mode", "", "fix the `MODE` (record, replay, auto, passthrough, extend) instead of reading CODEXREC_MODE")
 	fs.StringVar(&c.dir, "dir", "", "fix the recordings' `DIR` instead of reading CODEXREC_DIR")
 	fs.StringVar(&c.file, "file", "", "use this one recording `FILE` for every session")
 	fs.StringVar(&c.report, "report", "", "exec: append the replay's diagnostics and a failed session's error to `FILE` too, instead of CODEXREC_LOG")

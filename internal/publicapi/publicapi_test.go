@@ -16,7 +16,8 @@ import (
 
 // public are the packages another module may import.
 var public = []string{"check", "diff", "fixtures", "fixtures/client", "fixtures/fakemodel", "fixtures/mcpserver",
-	"fixtures/scenario", "proxy", "record", "recorder", "replay", "sanitize", "schema", "view", "wire"}
+	"fixtures/scenario", "proxy", "record", "recorder", "replay", "sanitize", "schema", "view", "wire",
+	"codexrectest", "config", "dropin", "export", "extend", "serve", "shim", "stale", "upgrade", "validate", "wsproxy", "wsrecord", "wsreplay"}
 
 // TestExternalModule builds a module of its own that requires codexrec through a
 // replace directive, as a user's module would before publishing, and runs a program
