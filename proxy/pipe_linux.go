@@ -20,13 +20,13 @@ func growPipe(f *os.File) {
 // tapperNice is how much lower the tapper thread's priority is than the pumps'.
 const tapperNice = 5
 
-// LowerPriority locks the calling goroutine to its thread and lowers that thread's
+// lowerPriority locks the calling goroutine to its thread and lowers that thread's
 // priority, as the tapper's is: when the CPUs are busy, forwarding runs before
 // recording work (the queue bounds how far the tapper may fall behind). Call it at
 // the start of a goroutine doing recording work; the goroutine never unlocks, so the
 // thread ends with it and no other goroutine runs at the lower priority. (Elsewhere
 // than on Linux it does nothing.)
-func LowerPriority() {
+func lowerPriority() {
 	runtime.LockOSThread()
 	prio, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
 	if err != nil {

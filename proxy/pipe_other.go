@@ -6,5 +6,5 @@ import "os"
 
 func growPipe(*os.File) {}
 
-// LowerPriority does nothing here (see pipe_linux.go).
-func LowerPriority() {}
+// lowerPriority does nothing here (see pipe_linux.go).
+func lowerPriority() {}

@@ -250,7 +250,7 @@ func (s *session) forwarded() {
 // tapper taps the queue whenever a pump forwarded something, and runs Idle each time
 // it has caught up. It returns once the session is closed and the queue is empty.
 func (s *session) tapper() {
-	LowerPriority()
+	lowerPriority()
 	defer close(s.tapped)
 	dirty := false
 	for {

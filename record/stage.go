@@ -3,7 +3,6 @@ package record
 import (
 	"sync"
 
-	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -101,7 +100,8 @@ func (st *stage) stop() error {
 }
 
 func (st *stage) run() {
-	proxy.LowerPriority()
+	// At normal priority: the tapper waits for this stage when its queue is full, so
+	// a lowered one lets other processes' load stall forwarding (priority inversion).
 	defer close(st.done)
 	for {
 		st.mu.Lock()
