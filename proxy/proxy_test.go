@@ -100,17 +100,21 @@ func TestBackPressureLosesNothing(t *testing.T) {
 // timeout is for a pipe nobody writes to any more, not for the tap. Here the tap
 // needs far longer than DrainTimeout for the session and must still see every frame.
 func TestSlowTapOutlastsDrainTimeout(t *testing.T) {
-	// Lines longer than a read: each read is a batch of its own, so the queue of
-	// one holds the server's pump back until the tap has taken the batch before.
+	// 200 lines of 4 KB fit in the server's pipe: cat writes them all and exits at
+	// once, and the tap (a queue of one, 5 ms a server frame) still has about a
+	// second of work then, four times the drain timeout, while one frame's wait stays
+	// far under it even on a loaded machine.
 	var b strings.Builder
-	for i := range 30 {
-		fmt.Fprintf(&b, `{"id":%d,"method":"m","params":{"pad":"%s"}}`+"\n", i, strings.Repeat("x", 200<<10))
+	for i := range 200 {
+		fmt.Fprintf(&b, `{"id":%d,"method":"m","params":{"pad":"%s"}}`+"\n", i, strings.Repeat("x", 4<<10))
 	}
 	in := b.String()
 	var mu sync.Mutex
 	var s2c bytes.Buffer
-	p := &proxy.Proxy{QueueSize: 1, DrainTimeout: 50 * time.Millisecond, Tap: func(f *wire.Frame) error {
-		time.Sleep(20 * time.Millisecond) // 60 frames: ~1.2 s, 24x the drain timeout
+	p := &proxy.Proxy{QueueSize: 1, DrainTimeout: 250 * time.Millisecond, Tap: func(f *wire.Frame) error {
+		if f.Dir == wire.ServerToClient {
+			time.Sleep(5 * time.Millisecond)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if f.Dir == wire.ServerToClient {
