@@ -44,7 +44,7 @@ func TestUndeliveredFramesAreMarked(t *testing.T) {
 		}
 		pw.Close()
 	}()
-	res, err := p.Run(exec.Command("cat"), pr, &brokenClient{n: 1000}, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), pr, &brokenClient{n: 1000}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestStuckClientEndsWithUndelivered(t *testing.T) {
 	var res proxy.Result
 	var err error
 	go func() {
-		res, err = p.Run(exec.Command("sh", "-c", `echo '{"method":"hello"}'`), strings.NewReader(""), stuck, io.Discard)
+		res, err = p.Run(t.Context(), exec.Command("sh", "-c", `echo '{"method":"hello"}'`), strings.NewReader(""), stuck, io.Discard)
 		close(done)
 	}()
 	select {

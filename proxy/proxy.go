@@ -5,6 +5,7 @@
 package proxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -103,9 +104,15 @@ var ErrStart = errors.New("cannot start server")
 // and the client until the child has exited and its output is drained. On Linux the
 // child gets SIGTERM if the proxy dies (unless cmd.SysProcAttr asks otherwise), so a
 // server that ignores the end of its stdin is not orphaned. The child's
-// stderr is copied to errOut unchanged (and tapped). Run returns an error only when the
-// child cannot be started; everything else is reported in Result.
-func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
+// stderr is copied to errOut unchanged (and tapped). Once ctx is done the child gets
+// SIGTERM, as from Signals (Result.Signal says so unless a signal came first), and Run
+// returns as the child exits and its output drains, as for any other end. Run returns
+// an error only when the child cannot be started (or ctx is done before it starts);
+// everything else is reported in Result.
+func (p *Proxy) Run(ctx context.Context, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrStart, err)
+	}
 	if cmd.Stdin != nil || cmd.Stdout != nil || cmd.Stderr != nil {
 		return Result{}, fmt.Errorf("%w: proxy.Run needs a Cmd without Stdin, Stdout or Stderr", ErrStart)
 	}
@@ -163,6 +170,7 @@ func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
+	ctxDone := ctx.Done() // nil for a context that never ends: never selected
 loop:
 	for {
 		select {
@@ -174,6 +182,12 @@ loop:
 				sig = syscall.SIGTERM
 			}
 			cmd.Process.Signal(sig)
+		case <-ctxDone:
+			ctxDone = nil
+			if res.Signal == nil {
+				res.Signal = syscall.SIGTERM
+			}
+			cmd.Process.Signal(syscall.SIGTERM)
 		case <-clientEOF:
 			clientEOF = nil
 			res.ClientEOF = true

@@ -2,13 +2,16 @@ package proxy_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -65,7 +68,7 @@ func TestBackPressureLosesNothing(t *testing.T) {
 		return nil
 	}}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +122,7 @@ func TestSlowTapOutlastsDrainTimeout(t *testing.T) {
 		return nil
 	}}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +169,7 @@ func reuseRound(t *testing.T, round int, in string) {
 		return nil
 	}}
 	var out bytes.Buffer
-	res, err := p.Run(slowCat(), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), slowCat(), strings.NewReader(in), &out, io.Discard)
 	if err != nil || res.TapErr != nil {
 		t.Fatal(round, err, res.TapErr)
 	}
@@ -188,7 +191,7 @@ func TestHugeLine(t *testing.T) {
 		return nil
 	}}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(line), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(line), &out, io.Discard)
 	if err != nil || res.TapErr != nil {
 		t.Fatal(err, res.TapErr)
 	}
@@ -211,7 +214,7 @@ func TestStuckTapDoesNotStallForwarding(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.Run(exec.Command("cat"), inR, outW, io.Discard)
+		_, err := p.Run(t.Context(), exec.Command("cat"), inR, outW, io.Discard)
 		outW.Close()
 		done <- err
 	}()
@@ -253,7 +256,7 @@ func TestTapErrorDoesNotTouchTheWire(t *testing.T) {
 	calls := 0
 	p := &proxy.Proxy{Tap: func(*wire.Frame) error { calls++; return boom }}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +283,7 @@ func TestPairingAcrossDirections(t *testing.T) {
 		io.WriteString(pw, in[strings.IndexByte(in, '\n')+1:])
 		pw.Close()
 	}()
-	if _, err := p.Run(exec.Command("sh", "-c", script), pr, io.Discard, os.Stderr); err != nil {
+	if _, err := p.Run(t.Context(), exec.Command("sh", "-c", script), pr, io.Discard, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"c2s request initialize", "s2c request item/tool/call", "s2c response initialize", "c2s response item/tool/call"}
@@ -296,9 +299,61 @@ func TestPairingAcrossDirections(t *testing.T) {
 
 func TestStartFailure(t *testing.T) {
 	p := &proxy.Proxy{}
-	_, err := p.Run(exec.Command("/nonexistent/codex"), strings.NewReader(""), io.Discard, io.Discard)
+	_, err := p.Run(t.Context(), exec.Command("/nonexistent/codex"), strings.NewReader(""), io.Discard, io.Discard)
 	if !errors.Is(err, proxy.ErrStart) || !strings.Contains(err.Error(), "/nonexistent/codex") {
 		t.Fatalf("err = %v, want ErrStart naming the program", err)
+	}
+}
+
+// TestContextEndsSession: a server that ignores its stdin (the client never closes
+// it) gets SIGTERM once the context of Run is done, and Run returns as it exits.
+func TestContextEndsSession(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	p := &proxy.Proxy{Tap: func(f *wire.Frame) error {
+		if f.Dir == wire.ServerToClient {
+			cancel() // the child is up and talking
+		}
+		return nil
+	}}
+	clientR, clientW := io.Pipe() // never closed while Run runs
+	defer clientW.Close()
+	type ran struct {
+		res proxy.Result
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		res, err := p.Run(ctx, exec.Command("sh", "-c", `echo '{"method":"ready"}'; exec sleep 60`), clientR, io.Discard, io.Discard)
+		done <- ran{res, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if r.res.Signal != syscall.SIGTERM || r.res.KilledBy != "SIGTERM" || r.res.ClientEOF {
+			t.Fatalf("result %+v: want the child ended by SIGTERM for the context, the client still open", r.res)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run still runs 30s after its context ended")
+	}
+}
+
+// TestDoneContextStartsNothing: Run with a context already done starts no child.
+func TestDoneContextStartsNothing(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	dir := t.TempDir()
+	var p proxy.Proxy
+	cmd := exec.Command("touch", "started")
+	cmd.Dir = dir
+	_, err := p.Run(ctx, cmd, strings.NewReader(""), io.Discard, io.Discard)
+	if !errors.Is(err, proxy.ErrStart) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want ErrStart wrapping context.Canceled", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+		t.Fatal("the child ran")
 	}
 }
 
@@ -310,7 +365,7 @@ func Example() {
 		return nil
 	}}
 	client := strings.NewReader(`{"id":1,"method":"initialize","params":{}}` + "\n")
-	res, err := p.Run(exec.Command("cat"), client, io.Discard, io.Discard)
+	res, err := p.Run(context.Background(), exec.Command("cat"), client, io.Discard, io.Discard)
 	if err != nil {
 		fmt.Println(err)
 		return

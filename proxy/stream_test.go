@@ -28,7 +28,7 @@ func TestUnfinishedLineForwardedAtOnce(t *testing.T) {
 	}}
 	done := make(chan proxy.Result, 1)
 	go func() {
-		res, err := p.Run(exec.Command("cat"), clientR, outW, io.Discard)
+		res, err := p.Run(t.Context(), exec.Command("cat"), clientR, outW, io.Discard)
 		if err != nil {
 			t.Error(err)
 		}
@@ -85,7 +85,7 @@ func TestLongLineThroughProxy(t *testing.T) {
 			return nil
 		}}
 		var out bytes.Buffer
-		res, err := p.Run(exec.Command("cat"), bytes.NewReader(in), &out, io.Discard)
+		res, err := p.Run(t.Context(), exec.Command("cat"), bytes.NewReader(in), &out, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"syscall"
 
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
@@ -51,11 +49,7 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 // session ends as the child does.
 func (s *Session) Run(ctx context.Context, p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
 	p = s.bind(p)
-	if ctx.Done() != nil {
-		stop := withContext(ctx, p)
-		defer stop()
-	}
-	res, runErr := p.Run(cmd, client, clientOut, errOut)
+	res, runErr := p.Run(ctx, cmd, client, clientOut, errOut)
 	s.settle(&res)
 	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
 	switch {
@@ -91,36 +85,6 @@ func (s *Session) Serve(p *proxy.Proxy, srv proxy.Server, client io.Reader, clie
 		t.Ended = recorder.EndClientEOF
 	}
 	return s.end(res, t, nil, nil)
-}
-
-// withContext makes p's child get SIGTERM once ctx is done, besides the signals of
-// p.Signals; stop ends the forwarding.
-func withContext(ctx context.Context, p *proxy.Proxy) (stop func()) {
-	sigs := make(chan os.Signal, 1)
-	done := make(chan struct{})
-	from := p.Signals
-	p.Signals = sigs
-	go func() {
-		for {
-			select {
-			case sig := <-from: // nil: never
-				select {
-				case sigs <- sig:
-				case <-done:
-					return
-				}
-			case <-ctx.Done():
-				select {
-				case sigs <- syscall.SIGTERM:
-				case <-done:
-				}
-				return
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() { close(done) }
 }
 
 func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {

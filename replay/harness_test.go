@@ -226,7 +226,7 @@ func recordReal(t testing.TB, lifetimes ...lifetime) string {
 		}
 		done := make(chan ran, 1)
 		go func() {
-			res, err := p.Run(cmd, inR, outW, io.Discard)
+			res, err := p.Run(t.Context(), cmd, inR, outW, io.Discard)
 			outW.Close()
 			inR.Close()
 			done <- ran{res, err}
