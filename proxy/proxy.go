@@ -27,16 +27,14 @@ type Proxy struct {
 	// frames were read, from one goroutine. Frames enter a queue before they are
 	// forwarded, so a request is always tapped before its response; the tap is woken
 	// after the write, so forwarding never waits for it while the queue has room. An
-	// error from Tap stops further calls to it and is returned by Run; forwarding goes
-	// on.
-	Tap func(*wire.Frame) error
-
-	// Idle, when set, is called from Tap's goroutine whenever the tap has caught up
-	// with every frame read so far (and when the session ends): the moment to flush
-	// buffered output, so that a reader following the recording sees a frame as soon
-	// as it was forwarded, while lines read together cost one flush. (It was a timer
-	// once; an armed runtime timer cost every round trip more than the flush does.)
-	Idle func() error
+	// error from Tap stops further calls to it and is returned by Run (Result.TapErr);
+	// forwarding goes on. Its Idle is called whenever the tap has caught up with every
+	// frame read so far (and when the session ends): the moment to flush buffered
+	// output, so that a reader following the recording sees a frame as soon as it was
+	// forwarded, while lines read together cost one flush. (It was a timer once; an
+	// armed runtime timer cost every round trip more than the flush does.) Nil taps
+	// nothing; wire.TapFuncs makes a Tap of functions.
+	Tap wire.Tap
 
 	// ReuseLines lets the proxy reuse the memory of a frame's Line once Tap has
 	// returned: a Tap that keeps a frame or its Line must then copy them. It saves
@@ -85,7 +83,7 @@ type Result struct {
 	ExitCode  int       // the child's exit code, 128+N when killed by signal N
 	KilledBy  string    // the signal that killed the child, e.g. "SIGTERM"
 	ClientErr error     // writing to the client failed (it stopped reading); forwarding to it stopped
-	TapErr    error     // the first error returned by Tap
+	TapErr    error     // the first error returned by Tap.Frame or Tap.Idle
 	// LastDelivered is the seq of the last frame written to the client; Undelivered
 	// counts the frames bound for the client that were read and tapped (marked
 	// wire.Frame.Undelivered) but not written to it, after ClientErr.

@@ -60,13 +60,13 @@ func TestBackPressureLosesNothing(t *testing.T) {
 	in := lines(300)
 	var mu sync.Mutex
 	var seen []*wire.Frame
-	p := &proxy.Proxy{QueueSize: 1, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{QueueSize: 1, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		time.Sleep(200 * time.Microsecond)
 		mu.Lock()
 		seen = append(seen, f)
 		mu.Unlock()
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
 	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
@@ -112,7 +112,7 @@ func TestSlowTapOutlastsDrainTimeout(t *testing.T) {
 	in := b.String()
 	var mu sync.Mutex
 	var s2c bytes.Buffer
-	p := &proxy.Proxy{QueueSize: 1, DrainTimeout: 50 * time.Millisecond, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{QueueSize: 1, DrainTimeout: 50 * time.Millisecond, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		time.Sleep(20 * time.Millisecond) // 60 frames: ~1.2 s, 24x the drain timeout
 		mu.Lock()
 		defer mu.Unlock()
@@ -120,7 +120,7 @@ func TestSlowTapOutlastsDrainTimeout(t *testing.T) {
 			s2c.Write(f.Line)
 		}
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
 	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
@@ -156,7 +156,7 @@ func TestReuseLinesKeepsEveryByte(t *testing.T) {
 
 func reuseRound(t *testing.T, round int, in string) {
 	var c2s, s2c bytes.Buffer
-	p := &proxy.Proxy{ReuseLines: true, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{ReuseLines: true, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		switch f.Dir {
 		case wire.ClientToServer:
 			c2s.Write(f.Line)
@@ -167,7 +167,7 @@ func reuseRound(t *testing.T, round int, in string) {
 			return fmt.Errorf("frame %d: kind %v", f.Seq, f.Msg.Kind)
 		}
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
 	res, err := p.Run(t.Context(), slowCat(), strings.NewReader(in), &out, io.Discard)
 	if err != nil || res.TapErr != nil {
@@ -183,13 +183,13 @@ func reuseRound(t *testing.T, round int, in string) {
 func TestHugeLine(t *testing.T) {
 	line := `{"method":"m","params":{"pad":"` + strings.Repeat("0123456789abcdef", 4<<20) + `"}}` + "\n"
 	var tapped []int
-	p := &proxy.Proxy{ReuseLines: true, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{ReuseLines: true, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		if f.Dir == wire.ServerToClient && f.Msg.Kind != wire.KindNotification {
 			return fmt.Errorf("frame %d: kind %v (%s)", f.Seq, f.Msg.Kind, f.Msg.Reason)
 		}
 		tapped = append(tapped, len(f.Line))
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
 	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(line), &out, io.Discard)
 	if err != nil || res.TapErr != nil {
@@ -206,10 +206,10 @@ func TestHugeLine(t *testing.T) {
 func TestStuckTapDoesNotStallForwarding(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
-	p := &proxy.Proxy{Tap: func(*wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(*wire.Frame) error {
 		once.Do(func() { <-release })
 		return nil
-	}}
+	}}}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
@@ -254,7 +254,7 @@ func TestTapErrorDoesNotTouchTheWire(t *testing.T) {
 	in := lines(50)
 	boom := errors.New("disk full")
 	calls := 0
-	p := &proxy.Proxy{Tap: func(*wire.Frame) error { calls++; return boom }}
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(*wire.Frame) error { calls++; return boom }}}
 	var out bytes.Buffer
 	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
@@ -275,7 +275,7 @@ func TestPairingAcrossDirections(t *testing.T) {
 	script := `read line; printf '%s\n' '{"id":0,"method":"item/tool/call"}' '{"id":0,"result":{}}'; read answer`
 	in := `{"id":0,"method":"initialize"}` + "\n" + `{"id":0,"result":{"ok":true}}` + "\n"
 	var frames []wire.Frame
-	p := &proxy.Proxy{Tap: func(f *wire.Frame) error { frames = append(frames, *f); return nil }}
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error { frames = append(frames, *f); return nil }}}
 	pr, pw := io.Pipe()
 	go func() {
 		io.WriteString(pw, in[:strings.IndexByte(in, '\n')+1])
@@ -310,12 +310,12 @@ func TestStartFailure(t *testing.T) {
 func TestContextEndsSession(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	p := &proxy.Proxy{Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		if f.Dir == wire.ServerToClient {
 			cancel() // the child is up and talking
 		}
 		return nil
-	}}
+	}}}
 	clientR, clientW := io.Pipe() // never closed while Run runs
 	defer clientW.Close()
 	type ran struct {
@@ -360,10 +360,10 @@ func TestDoneContextStartsNothing(t *testing.T) {
 // Example runs a server under the proxy and counts what crossed in each direction.
 func Example() {
 	counts := map[wire.Direction]int{}
-	p := &proxy.Proxy{Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		counts[f.Dir]++
 		return nil
-	}}
+	}}}
 	client := strings.NewReader(`{"id":1,"method":"initialize","params":{}}` + "\n")
 	res, err := p.Run(context.Background(), exec.Command("cat"), client, io.Discard, io.Discard)
 	if err != nil {
@@ -375,4 +375,26 @@ func Example() {
 	// Output:
 	// exit 0 client EOF true
 	// c2s 1 s2c 1
+}
+
+// countTap counts its calls, and whether the last one was Idle.
+type countTap struct {
+	frames, idles int
+	lastIdle      bool
+}
+
+func (c *countTap) Frame(*wire.Frame) error { c.frames++; c.lastIdle = false; return nil }
+func (c *countTap) Idle() error             { c.idles++; c.lastIdle = true; return nil }
+
+// TestTapIdleAfterFrames: a Tap's Idle runs once it has caught up, so the last call
+// of a session is Idle, after every frame.
+func TestTapIdleAfterFrames(t *testing.T) {
+	tap := &countTap{}
+	p := &proxy.Proxy{Tap: tap}
+	if _, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(lines(50)), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if tap.frames != 100 || tap.idles == 0 || !tap.lastIdle {
+		t.Fatalf("%d frames, %d idles, last call Idle %v: want 100 frames, then Idle", tap.frames, tap.idles, tap.lastIdle)
+	}
 }

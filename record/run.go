@@ -40,7 +40,7 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 // Run starts cmd (Stdin, Stdout and Stderr nil) behind p, forwards between it and
 // the client, records every frame in s and finishes the session (trailer, leak
 // guard, publish). p carries the proxy's settings (QueueSize, Signals) and may be
-// nil; its Tap and Idle are the session's. The error is the first of: Finish failed
+// nil; its Tap is the session. The error is the first of: Finish failed
 // (a *sanitize.LeakError when the guard refused), the server could not be started
 // (wrapping proxy.ErrStart; the recording says so, or is not kept with
 // DiscardFailedStart), the pipeline failed (ErrTap),
@@ -91,14 +91,10 @@ func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 	if p == nil {
 		p = &proxy.Proxy{}
 	}
-	p.Tap = s.Frame
-	if s.Writer != nil {
-		p.Idle = s.Writer.Flush
-		if s.Validator != nil && s.Sanitizer != nil && s.stage == nil {
-			// Validating and sanitizing: the two run on two goroutines.
-			st := startStage(s)
-			s.stage, p.Idle = st, st.idle
-		}
+	p.Tap = s
+	if s.Writer != nil && s.Validator != nil && s.Sanitizer != nil && s.stage == nil {
+		// Validating and sanitizing: the two run on two goroutines.
+		s.stage = startStage(s)
 	}
 	// Nothing in the pipeline keeps a frame past the call (validation copies the
 	// frames it holds until the Codex version is known).
