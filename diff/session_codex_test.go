@@ -32,7 +32,7 @@ func capturePlain(t *testing.T, version, path string) {
 		Scenario: sc,
 		Codex:    bin,
 		TempDir:  t.TempDir(),
-		Tap: func(f *wire.Frame) error {
+		Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 			if err := w.WriteFrame(f); err != nil {
 				return err
 			}
@@ -41,7 +41,7 @@ func capturePlain(t *testing.T, version, path string) {
 				return w.UpdateHeader(f.Time, recorder.Header{CodexVersion: version})
 			}
 			return nil
-		},
+		}},
 	})
 	if err != nil {
 		t.Fatal(err)

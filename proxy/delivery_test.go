@@ -30,12 +30,12 @@ func (c *brokenClient) Write(p []byte) (int, error) {
 func TestUndeliveredFramesAreMarked(t *testing.T) {
 	in := lines(200)
 	var s2c []wire.Frame
-	p := &proxy.Proxy{Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		if f.Dir == wire.ServerToClient {
 			s2c = append(s2c, *f)
 		}
 		return nil
-	}}
+	}}}
 	pr, pw := io.Pipe()
 	go func() {
 		// One line at a time, so the client's failure falls between reads.
@@ -44,7 +44,7 @@ func TestUndeliveredFramesAreMarked(t *testing.T) {
 		}
 		pw.Close()
 	}()
-	res, err := p.Run(exec.Command("cat"), pr, &brokenClient{n: 1000}, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), pr, &brokenClient{n: 1000}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,16 +78,16 @@ func TestUndeliveredFramesAreMarked(t *testing.T) {
 // tapper waiting for that write), and the frame is tapped as undelivered.
 func TestStuckClientEndsWithUndelivered(t *testing.T) {
 	var tapped []wire.Frame
-	p := &proxy.Proxy{DrainTimeout: 200 * time.Millisecond, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{DrainTimeout: 200 * time.Millisecond, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		tapped = append(tapped, *f)
 		return nil
-	}}
+	}}}
 	_, stuck := io.Pipe() // nobody reads: every write blocks
 	done := make(chan struct{})
 	var res proxy.Result
 	var err error
 	go func() {
-		res, err = p.Run(exec.Command("sh", "-c", `echo '{"method":"hello"}'`), strings.NewReader(""), stuck, io.Discard)
+		res, err = p.Run(t.Context(), exec.Command("sh", "-c", `echo '{"method":"hello"}'`), strings.NewReader(""), stuck, io.Discard)
 		close(done)
 	}()
 	select {

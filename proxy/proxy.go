@@ -5,6 +5,7 @@
 package proxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,16 +27,14 @@ type Proxy struct {
 	// frames were read, from one goroutine. Frames enter a queue before they are
 	// forwarded, so a request is always tapped before its response; the tap is woken
 	// after the write, so forwarding never waits for it while the queue has room. An
-	// error from Tap stops further calls to it and is returned by Run; forwarding goes
-	// on.
-	Tap func(*wire.Frame) error
-
-	// Idle, when set, is called from Tap's goroutine whenever the tap has caught up
-	// with every frame read so far (and when the session ends): the moment to flush
-	// buffered output, so that a reader following the recording sees a frame as soon
-	// as it was forwarded, while lines read together cost one flush. (It was a timer
-	// once; an armed runtime timer cost every round trip more than the flush does.)
-	Idle func() error
+	// error from Tap stops further calls to it and is returned by Run (Result.TapErr);
+	// forwarding goes on. Its Idle is called whenever the tap has caught up with every
+	// frame read so far (and when the session ends): the moment to flush buffered
+	// output, so that a reader following the recording sees a frame as soon as it was
+	// forwarded, while lines read together cost one flush. (It was a timer once; an
+	// armed runtime timer cost every round trip more than the flush does.) Nil taps
+	// nothing; wire.TapFuncs makes a Tap of functions.
+	Tap wire.Tap
 
 	// ReuseLines lets the proxy reuse the memory of a frame's Line once Tap has
 	// returned: a Tap that keeps a frame or its Line must then copy them. It saves
@@ -87,7 +86,7 @@ type Result struct {
 	ExitCode  int       // the child's exit code, 128+N when killed by signal N
 	KilledBy  string    // the signal that killed the child, e.g. "SIGTERM"
 	ClientErr error     // writing to the client failed (it stopped reading); forwarding to it stopped
-	TapErr    error     // the first error returned by Tap
+	TapErr    error     // the first error returned by Tap.Frame or Tap.Idle
 	// LastDelivered is the seq of the last frame written to the client; Undelivered
 	// counts the frames bound for the client that were read and tapped (marked
 	// wire.Frame.Undelivered) but not written to it, after ClientErr.
@@ -106,9 +105,15 @@ var ErrStart = errors.New("cannot start server")
 // and the client until the child has exited and its output is drained. On Linux the
 // child gets SIGTERM if the proxy dies (unless cmd.SysProcAttr asks otherwise), so a
 // server that ignores the end of its stdin is not orphaned. The child's
-// stderr is copied to errOut unchanged (and tapped). Run returns an error only when the
-// child cannot be started; everything else is reported in Result.
-func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
+// stderr is copied to errOut unchanged (and tapped). Once ctx is done the child gets
+// SIGTERM, as from Signals (Result.Signal says so unless a signal came first), and Run
+// returns as the child exits and its output drains, as for any other end. Run returns
+// an error only when the child cannot be started (or ctx is done before it starts);
+// everything else is reported in Result.
+func (p *Proxy) Run(ctx context.Context, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrStart, err)
+	}
 	if cmd.Stdin != nil || cmd.Stdout != nil || cmd.Stderr != nil {
 		return Result{}, fmt.Errorf("%w: proxy.Run needs a Cmd without Stdin, Stdout or Stderr", ErrStart)
 	}
@@ -166,6 +171,7 @@ func (p *Proxy) Run(cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
+	ctxDone := ctx.Done() // nil for a context that never ends: never selected
 loop:
 	for {
 		select {
@@ -177,6 +183,12 @@ loop:
 				sig = syscall.SIGTERM
 			}
 			cmd.Process.Signal(sig)
+		case <-ctxDone:
+			ctxDone = nil
+			if res.Signal == nil {
+				res.Signal = syscall.SIGTERM
+			}
+			cmd.Process.Signal(syscall.SIGTERM)
 		case <-clientEOF:
 			clientEOF = nil
 			res.ClientEOF = true

@@ -2,13 +2,16 @@ package proxy_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,15 +60,15 @@ func TestBackPressureLosesNothing(t *testing.T) {
 	in := lines(300)
 	var mu sync.Mutex
 	var seen []*wire.Frame
-	p := &proxy.Proxy{QueueSize: 1, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{QueueSize: 1, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		time.Sleep(200 * time.Microsecond)
 		mu.Lock()
 		seen = append(seen, f)
 		mu.Unlock()
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +114,7 @@ func TestSlowTapOutlastsDrainTimeout(t *testing.T) {
 	in := b.String()
 	var mu sync.Mutex
 	var s2c bytes.Buffer
-	p := &proxy.Proxy{QueueSize: 1, DrainTimeout: 250 * time.Millisecond, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{QueueSize: 1, DrainTimeout: 250 * time.Millisecond, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		if f.Dir == wire.ServerToClient {
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -121,9 +124,9 @@ func TestSlowTapOutlastsDrainTimeout(t *testing.T) {
 			s2c.Write(f.Line)
 		}
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +160,7 @@ func TestReuseLinesKeepsEveryByte(t *testing.T) {
 
 func reuseRound(t *testing.T, round int, in string) {
 	var c2s, s2c bytes.Buffer
-	p := &proxy.Proxy{ReuseLines: true, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{ReuseLines: true, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		switch f.Dir {
 		case wire.ClientToServer:
 			c2s.Write(f.Line)
@@ -168,9 +171,9 @@ func reuseRound(t *testing.T, round int, in string) {
 			return fmt.Errorf("frame %d: kind %v", f.Seq, f.Msg.Kind)
 		}
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
-	res, err := p.Run(slowCat(), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), slowCat(), strings.NewReader(in), &out, io.Discard)
 	if err != nil || res.TapErr != nil {
 		t.Fatal(round, err, res.TapErr)
 	}
@@ -184,15 +187,15 @@ func reuseRound(t *testing.T, round int, in string) {
 func TestHugeLine(t *testing.T) {
 	line := `{"method":"m","params":{"pad":"` + strings.Repeat("0123456789abcdef", 4<<20) + `"}}` + "\n"
 	var tapped []int
-	p := &proxy.Proxy{ReuseLines: true, Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{ReuseLines: true, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		if f.Dir == wire.ServerToClient && f.Msg.Kind != wire.KindNotification {
 			return fmt.Errorf("frame %d: kind %v (%s)", f.Seq, f.Msg.Kind, f.Msg.Reason)
 		}
 		tapped = append(tapped, len(f.Line))
 		return nil
-	}}
+	}}}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(line), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(line), &out, io.Discard)
 	if err != nil || res.TapErr != nil {
 		t.Fatal(err, res.TapErr)
 	}
@@ -207,15 +210,15 @@ func TestHugeLine(t *testing.T) {
 func TestStuckTapDoesNotStallForwarding(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
-	p := &proxy.Proxy{Tap: func(*wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(*wire.Frame) error {
 		once.Do(func() { <-release })
 		return nil
-	}}
+	}}}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.Run(exec.Command("cat"), inR, outW, io.Discard)
+		_, err := p.Run(t.Context(), exec.Command("cat"), inR, outW, io.Discard)
 		outW.Close()
 		done <- err
 	}()
@@ -255,9 +258,9 @@ func TestTapErrorDoesNotTouchTheWire(t *testing.T) {
 	in := lines(50)
 	boom := errors.New("disk full")
 	calls := 0
-	p := &proxy.Proxy{Tap: func(*wire.Frame) error { calls++; return boom }}
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(*wire.Frame) error { calls++; return boom }}}
 	var out bytes.Buffer
-	res, err := p.Run(exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
+	res, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(in), &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +279,7 @@ func TestPairingAcrossDirections(t *testing.T) {
 	script := `read line; printf '%s\n' '{"id":0,"method":"item/tool/call"}' '{"id":0,"result":{}}'; read answer`
 	in := `{"id":0,"method":"initialize"}` + "\n" + `{"id":0,"result":{"ok":true}}` + "\n"
 	var frames []wire.Frame
-	p := &proxy.Proxy{Tap: func(f *wire.Frame) error { frames = append(frames, *f); return nil }}
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error { frames = append(frames, *f); return nil }}}
 	pr, pw := io.Pipe()
 	go func() {
 		io.WriteString(pw, in[:strings.IndexByte(in, '\n')+1])
@@ -284,7 +287,7 @@ func TestPairingAcrossDirections(t *testing.T) {
 		io.WriteString(pw, in[strings.IndexByte(in, '\n')+1:])
 		pw.Close()
 	}()
-	if _, err := p.Run(exec.Command("sh", "-c", script), pr, io.Discard, os.Stderr); err != nil {
+	if _, err := p.Run(t.Context(), exec.Command("sh", "-c", script), pr, io.Discard, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"c2s request initialize", "s2c request item/tool/call", "s2c response initialize", "c2s response item/tool/call"}
@@ -300,21 +303,73 @@ func TestPairingAcrossDirections(t *testing.T) {
 
 func TestStartFailure(t *testing.T) {
 	p := &proxy.Proxy{}
-	_, err := p.Run(exec.Command("/nonexistent/codex"), strings.NewReader(""), io.Discard, io.Discard)
+	_, err := p.Run(t.Context(), exec.Command("/nonexistent/codex"), strings.NewReader(""), io.Discard, io.Discard)
 	if !errors.Is(err, proxy.ErrStart) || !strings.Contains(err.Error(), "/nonexistent/codex") {
 		t.Fatalf("err = %v, want ErrStart naming the program", err)
+	}
+}
+
+// TestContextEndsSession: a server that ignores its stdin (the client never closes
+// it) gets SIGTERM once the context of Run is done, and Run returns as it exits.
+func TestContextEndsSession(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
+		if f.Dir == wire.ServerToClient {
+			cancel() // the child is up and talking
+		}
+		return nil
+	}}}
+	clientR, clientW := io.Pipe() // never closed while Run runs
+	defer clientW.Close()
+	type ran struct {
+		res proxy.Result
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		res, err := p.Run(ctx, exec.Command("sh", "-c", `echo '{"method":"ready"}'; exec sleep 60`), clientR, io.Discard, io.Discard)
+		done <- ran{res, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if r.res.Signal != syscall.SIGTERM || r.res.KilledBy != "SIGTERM" || r.res.ClientEOF {
+			t.Fatalf("result %+v: want the child ended by SIGTERM for the context, the client still open", r.res)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run still runs 30s after its context ended")
+	}
+}
+
+// TestDoneContextStartsNothing: Run with a context already done starts no child.
+func TestDoneContextStartsNothing(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	dir := t.TempDir()
+	var p proxy.Proxy
+	cmd := exec.Command("touch", "started")
+	cmd.Dir = dir
+	_, err := p.Run(ctx, cmd, strings.NewReader(""), io.Discard, io.Discard)
+	if !errors.Is(err, proxy.ErrStart) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want ErrStart wrapping context.Canceled", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+		t.Fatal("the child ran")
 	}
 }
 
 // Example runs a server under the proxy and counts what crossed in each direction.
 func Example() {
 	counts := map[wire.Direction]int{}
-	p := &proxy.Proxy{Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		counts[f.Dir]++
 		return nil
-	}}
+	}}}
 	client := strings.NewReader(`{"id":1,"method":"initialize","params":{}}` + "\n")
-	res, err := p.Run(exec.Command("cat"), client, io.Discard, io.Discard)
+	res, err := p.Run(context.Background(), exec.Command("cat"), client, io.Discard, io.Discard)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -324,4 +379,26 @@ func Example() {
 	// Output:
 	// exit 0 client EOF true
 	// c2s 1 s2c 1
+}
+
+// countTap counts its calls, and whether the last one was Idle.
+type countTap struct {
+	frames, idles int
+	lastIdle      bool
+}
+
+func (c *countTap) Frame(*wire.Frame) error { c.frames++; c.lastIdle = false; return nil }
+func (c *countTap) Idle() error             { c.idles++; c.lastIdle = true; return nil }
+
+// TestTapIdleAfterFrames: a Tap's Idle runs once it has caught up, so the last call
+// of a session is Idle, after every frame.
+func TestTapIdleAfterFrames(t *testing.T) {
+	tap := &countTap{}
+	p := &proxy.Proxy{Tap: tap}
+	if _, err := p.Run(t.Context(), exec.Command("cat"), strings.NewReader(lines(50)), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if tap.frames != 100 || tap.idles == 0 || !tap.lastIdle {
+		t.Fatalf("%d frames, %d idles, last call Idle %v: want 100 frames, then Idle", tap.frames, tap.idles, tap.lastIdle)
+	}
 }

@@ -252,6 +252,7 @@ func (s *session) forwarded() {
 func (s *session) tapper() {
 	lowerPriority()
 	defer close(s.tapped)
+	tap := s.p.Tap
 	dirty := false
 	for {
 		s.mu.Lock()
@@ -277,8 +278,8 @@ func (s *session) tapper() {
 					f.Msg = wire.Classify(f.Line)
 					s.pairer.Observe(f.Dir, &f.Msg)
 				}
-				if s.p.Tap != nil && s.res.TapErr == nil {
-					s.res.TapErr = s.p.Tap(f)
+				if tap != nil && s.res.TapErr == nil {
+					s.res.TapErr = tap.Frame(f)
 				}
 				s.progress.Add(1)
 			}
@@ -294,8 +295,8 @@ func (s *session) tapper() {
 		}
 		if dirty {
 			dirty = false
-			if s.p.Idle != nil && s.res.TapErr == nil {
-				s.res.TapErr = s.p.Idle()
+			if tap != nil && s.res.TapErr == nil {
+				s.res.TapErr = tap.Idle()
 			}
 		}
 		if closed {

@@ -20,15 +20,15 @@ func TestUnfinishedLineForwardedAtOnce(t *testing.T) {
 	outR, outW := io.Pipe()
 	var mu sync.Mutex
 	var tapped []string
-	p := &proxy.Proxy{Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 		mu.Lock()
 		tapped = append(tapped, string(f.Line))
 		mu.Unlock()
 		return nil
-	}}
+	}}}
 	done := make(chan proxy.Result, 1)
 	go func() {
-		res, err := p.Run(exec.Command("cat"), clientR, outW, io.Discard)
+		res, err := p.Run(t.Context(), exec.Command("cat"), clientR, outW, io.Discard)
 		if err != nil {
 			t.Error(err)
 		}
@@ -77,15 +77,15 @@ func TestLongLineThroughProxy(t *testing.T) {
 		in := append(append([]byte("{\"id\":1,\"method\":\"a\"}\n"), line...), "{\"id\":2,\"method\":\"b\"}\n"...)
 		var lens []int
 		whole := 0
-		p := &proxy.Proxy{ReuseLines: reuse, Tap: func(f *wire.Frame) error {
+		p := &proxy.Proxy{ReuseLines: reuse, Tap: wire.TapFuncs{OnFrame: func(f *wire.Frame) error {
 			lens = append(lens, len(f.Line))
 			if bytes.Equal(f.Line, line) {
 				whole++
 			}
 			return nil
-		}}
+		}}}
 		var out bytes.Buffer
-		res, err := p.Run(exec.Command("cat"), bytes.NewReader(in), &out, io.Discard)
+		res, err := p.Run(t.Context(), exec.Command("cat"), bytes.NewReader(in), &out, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestFullQueueWakesTapper(t *testing.T) {
 		in.WriteString(`{"method":"n","params":{}}` + "\n")
 	}
 	frames := 0
-	p := &proxy.Proxy{MaxQueued: 64 << 10, Tap: func(*wire.Frame) error { frames++; return nil }}
+	p := &proxy.Proxy{MaxQueued: 64 << 10, Tap: wire.TapFuncs{OnFrame: func(*wire.Frame) error { frames++; return nil }}}
 	done := make(chan proxy.Result, 1)
 	var out bytes.Buffer
 	go func() { done <- p.Serve(proxy.Server{In: inW, Out: outR}, bytes.NewReader(in.Bytes()), &out) }()

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"syscall"
 
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/recorder"
@@ -42,7 +40,7 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 // Run starts cmd (Stdin, Stdout and Stderr nil) behind p, forwards between it and
 // the client, records every frame in s and finishes the session (trailer, leak
 // guard, publish). p carries the proxy's settings (QueueSize, Signals) and may be
-// nil; its Tap and Idle are the session's. The error is the first of: Finish failed
+// nil; its Tap is the session. The error is the first of: Finish failed
 // (a *sanitize.LeakError when the guard refused), the server could not be started
 // (wrapping proxy.ErrStart; the recording says so, or is not kept with
 // DiscardFailedStart), the pipeline failed (ErrTap),
@@ -51,11 +49,7 @@ var ErrTap = errors.New("recording failed, forwarding went on")
 // session ends as the child does.
 func (s *Session) Run(ctx context.Context, p *proxy.Proxy, cmd *exec.Cmd, client io.Reader, clientOut, errOut io.Writer) (Result, error) {
 	p = s.bind(p)
-	if ctx.Done() != nil {
-		stop := withContext(ctx, p)
-		defer stop()
-	}
-	res, runErr := p.Run(cmd, client, clientOut, errOut)
+	res, runErr := p.Run(ctx, cmd, client, clientOut, errOut)
 	s.settle(&res)
 	t := recorder.Trailer{ExitCode: res.ExitCode, Signal: res.KilledBy}
 	switch {
@@ -93,48 +87,14 @@ func (s *Session) Serve(p *proxy.Proxy, srv proxy.Server, client io.Reader, clie
 	return s.end(res, t, nil, nil)
 }
 
-// withContext makes p's child get SIGTERM once ctx is done, besides the signals of
-// p.Signals; stop ends the forwarding.
-func withContext(ctx context.Context, p *proxy.Proxy) (stop func()) {
-	sigs := make(chan os.Signal, 1)
-	done := make(chan struct{})
-	from := p.Signals
-	p.Signals = sigs
-	go func() {
-		for {
-			select {
-			case sig := <-from: // nil: never
-				select {
-				case sigs <- sig:
-				case <-done:
-					return
-				}
-			case <-ctx.Done():
-				select {
-				case sigs <- syscall.SIGTERM:
-				case <-done:
-				}
-				return
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() { close(done) }
-}
-
 func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 	if p == nil {
 		p = &proxy.Proxy{}
 	}
-	p.Tap = s.Frame
-	if s.Writer != nil {
-		p.Idle = s.Writer.Flush
-		if s.Validator != nil && s.Sanitizer != nil && s.stage == nil {
-			// Validating and sanitizing: the two run on two goroutines.
-			st := startStage(s)
-			s.stage, p.Idle = st, st.idle
-		}
+	p.Tap = s
+	if s.Writer != nil && s.Validator != nil && s.Sanitizer != nil && s.stage == nil {
+		// Validating and sanitizing: the two run on two goroutines.
+		s.stage = startStage(s)
 	}
 	// Nothing in the pipeline keeps a frame past the call (validation copies the
 	// frames it holds until the Codex version is known).

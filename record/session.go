@@ -171,6 +171,18 @@ func (s *Session) Frame(f *wire.Frame) error {
 	return s.record(f, v)
 }
 
+// Idle flushes what the session has written so far; with Frame it makes the Session a
+// wire.Tap, whose Idle the proxy calls whenever it has caught up.
+func (s *Session) Idle() error {
+	if s.stage != nil {
+		return s.stage.idle()
+	}
+	if s.Writer != nil {
+		return s.Writer.Flush()
+	}
+	return nil
+}
+
 // record sanitizes f (v is what its validation found) and writes it, or holds it
 // for a delta's lookahead.
 func (s *Session) record(f *wire.Frame, v verdict) error {

@@ -117,7 +117,7 @@ func publish(tmp, path string, force bool, before fs.FileInfo) (string, error) {
 	if errors.Is(err, fs.ErrExist) {
 		why := "it appeared while recording"
 		if force {
-			why = "another recording was published there while recording; --force replaces only what was there when recording started"
+			why = "another recording was published there while recording; forcing replaces only what was there when recording started"
 		}
 		return keepElsewhere(tmp, path, fmt.Errorf("record %s: %w (%s)", path, ErrExists, why))
 	}

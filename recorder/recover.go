@@ -104,7 +104,7 @@ func Recover(tmp, path string, opt RecoverOptions) (string, *Trailer, error) {
 		w := &Writer{f: f, path: path}
 		w.lb.done = rd.seen
 		t = &Trailer{Ended: EndProxyKilled, ExitCode: -1, Duration: last.Time.Seconds(),
-			Error: "the proxy was killed before it wrote a trailer; completed by codexrec recover"}
+			Error: "the proxy was killed before it wrote a trailer; completed by recovery"}
 		if rd.truncated {
 			t.Error += " (its last line, cut short, was removed)"
 		}

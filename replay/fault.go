@@ -60,7 +60,7 @@ type Fault struct {
 }
 
 // DefaultGarbage is the line FaultGarbage writes when no text is given.
-const DefaultGarbage = "codexrec replay: this line is not JSON"
+const DefaultGarbage = "injected fault: this line is not JSON"
 
 // OverloadedCode and OverloadedMessage are the app-server's answer when its queue
 // is full.

@@ -202,14 +202,14 @@ func recordReal(t testing.TB, lifetimes ...lifetime) string {
 		t.Fatal(err)
 	}
 	var tapMu sync.Mutex
-	p := &proxy.Proxy{
-		Tap: func(f *wire.Frame) error {
+	p := &proxy.Proxy{Tap: wire.TapFuncs{
+		OnFrame: func(f *wire.Frame) error {
 			tapMu.Lock()
 			defer tapMu.Unlock()
 			return w.WriteFrame(f)
 		},
-		Idle: w.Flush,
-	}
+		OnIdle: w.Flush,
+	}}
 	for n, drive := range lifetimes {
 		if err := w.WriteEntry(recorder.Entry{Type: recorder.TypeSegment, Time: w.Since(), Segment: n + 1,
 			Command: []string{"codex", "app-server"}}); err != nil {
@@ -226,7 +226,7 @@ func recordReal(t testing.TB, lifetimes ...lifetime) string {
 		}
 		done := make(chan ran, 1)
 		go func() {
-			res, err := p.Run(cmd, inR, outW, io.Discard)
+			res, err := p.Run(t.Context(), cmd, inR, outW, io.Discard)
 			outW.Close()
 			inR.Close()
 			done <- ran{res, err}

@@ -38,7 +38,7 @@ func (s *Server) Handler() http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cache-Control", "no-store")
 		if !s.authorized(r) {
-			http.Error(w, "forbidden: open the address codexrec serve printed (it holds the access token)", http.StatusForbidden)
+			http.Error(w, "forbidden: open the address the server printed when it started (it holds the access token)", http.StatusForbidden)
 			return
 		}
 		mux.ServeHTTP(w, r)

@@ -139,7 +139,7 @@ func (s *Server) refresh() {
 		s.sessions[logical] = ns
 		s.byID[ns.id] = ns
 		changed = true
-		go ns.ingest(f, s.stop, s.poll, s.reveal, s.notify)
+		go ns.ingest(f, s.stop, s.poll, s.reveal, s.command, s.notify)
 	}
 	// A recording removed from the directories leaves the list once nothing reads it.
 	for logical, sess := range s.sessions {

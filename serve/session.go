@@ -73,7 +73,8 @@ func sessionID(path string) string {
 // ingest reads f from its start into s until the reader ends: at the trailer, when a
 // published file has been read whole, when the writer is gone, or when ctx stops.
 // notify is called after each batch of changes.
-func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, reveal bool, notify func()) {
+// command is how the page spells codexrec (Options.Command) in the advice it gives.
+func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, reveal bool, command string, notify func()) {
 	defer f.Close()
 	m, err := mask.New(reveal)
 	if err != nil {
@@ -99,7 +100,7 @@ func (s *session) ingest(f *os.File, stop <-chan struct{}, poll time.Duration, r
 			return nil
 		},
 		Gone: func(string) {
-			tr.err = fmt.Errorf("the codexrec writing it is gone (killed?); complete it with codexrec recover")
+			tr.err = fmt.Errorf("the process writing it is gone (killed?); complete it with %s recover", command)
 		}})
 	rd, err := recorder.NewReader(tr, s.rel)
 	if err != nil {

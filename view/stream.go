@@ -80,7 +80,7 @@ func (pw *pieceWriter) data(data pageData) {
 		for k, v := range data.Info {
 			info[k] = v
 		}
-		info["omitted"] = fmt.Sprintf("the exact text of %d frames (%d MB) is left out past the page's %d MB: codexrec show --raw prints it",
+		info["omitted"] = fmt.Sprintf("the exact text of %d frames (%d MB) is left out past the page's %d MB: the recording file holds it",
 			pw.omitted, pw.omittedBytes>>20, pw.limit>>20)
 	}
 	if len(info) > 0 {

@@ -15,16 +15,12 @@ import (
 	"github.com/codexrec/codexrec/wire"
 )
 
-// Tap receives one connection's messages. Frame and Idle are called from one
-// goroutine, in the order messages were read; End is called once, last.
+// Tap receives one connection's messages: a wire.Tap, whose Frame and Idle are
+// called from one goroutine in the order messages were read (a message's Line is the
+// exact payload, no newline added; a binary message is KindRaw with reason "binary"),
+// and End, called once, last.
 type Tap interface {
-	// Frame sees one message, with Seq, Time and pairing filled in. Line is the
-	// exact payload (no newline is added); a binary message is KindRaw with reason
-	// "binary". An error stops further calls to Frame; relaying goes on.
-	Frame(*wire.Frame) error
-	// Idle is called whenever the tap has caught up with every message read so far:
-	// the moment to flush buffered output.
-	Idle() error
+	wire.Tap
 	// End says how the connection ended.
 	End(End)
 }

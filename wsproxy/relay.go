@@ -192,7 +192,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// so that no connection is opened (and recorded) for it.
 	if req.Method != http.MethodGet || req.Header.Get("Sec-WebSocket-Version") != "13" || req.Header.Get("Sec-WebSocket-Key") == "" {
 		w.Header().Set("Sec-WebSocket-Version", "13")
-		http.Error(w, "codexrec: not a WebSocket version 13 handshake", http.StatusBadRequest)
+		http.Error(w, "proxy: not a WebSocket version 13 handshake", http.StatusBadRequest)
 		return
 	}
 	r.conns.Add(1)
@@ -212,7 +212,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			copyRefusal(w, resp)
 			return
 		}
-		http.Error(w, fmt.Sprintf("codexrec: cannot reach the app-server at %s: %v", r.Upstream, err), http.StatusBadGateway)
+		http.Error(w, fmt.Sprintf("proxy: cannot reach the app-server at %s: %v", r.Upstream, err), http.StatusBadGateway)
 		return
 	}
 	c.up = up
@@ -230,7 +230,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if r.Open != nil {
 		if tap, err = r.Open(info); err != nil {
 			up.CloseNow()
-			http.Error(w, "codexrec: "+err.Error(), http.StatusInternalServerError)
+			http.Error(w, "proxy: "+err.Error(), http.StatusInternalServerError)
 			return
 		}
 	}
