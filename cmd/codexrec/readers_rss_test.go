@@ -65,6 +65,7 @@ func TestReadersMemoryBound(t *testing.T) {
 			{args: []string{"scan", file}, bytes: size},
 			{args: []string{"view", "--force", "-o", filepath.Join(dir, "page.html"), file}, bytes: size},
 			{args: []string{"export", "--force", "--format", "har", "-o", filepath.Join(dir, "out.har"), file}, bytes: size},
+			{args: []string{"export", "--force", "--format", "jsonl", "-o", filepath.Join(dir, "out.jsonl"), file}, bytes: size},
 			{args: []string{"diff", file, other}, bytes: both},
 			{args: []string{"replay", "--allow-unused", file}, bytes: size},
 		} {
