@@ -25,9 +25,16 @@ import (
 // structural problems once it is read. HAR is written as the recordings are read,
 // one message at a time (a first pass learns the header, the trailer and the
 // duration the entry starts with): memory holds a message, the recording's notes
-// and stderr lines, not the recording. OTLP and JSON Lines join requests to their
-// responses and are written from the recordings read whole.
+// and stderr lines, not the recording. JSON Lines are written likewise (a first pass
+// joins requests to their responses and places the notes, see jsonlstream.go). OTLP
+// is written from each recording read whole, one recording at a time.
 func WriteFiles(w io.Writer, f Format, paths []string, opts Options, warn func(name string, problems []recorder.Problem)) error {
+	if f == JSONL {
+		return writeJSONLFiles(bufio.NewWriter(w), paths, opts, warn)
+	}
+	if f == OTLP {
+		return writeOTLPFiles(w, paths, opts, warn)
+	}
 	if f != HAR {
 		var recs []*recorder.Recording
 		for _, p := range paths {

@@ -88,15 +88,21 @@ func TestWriteFilesSameOutput(t *testing.T) {
 
 // A message longer than the pieces WriteFiles encodes it in comes out as
 // encoding/json writes it whole: runes, invalid bytes, HTML and line separators
-// at every cut.
+// at every cut, whitespace between a JSON message's members (JSON Lines compacts
+// it), a long stderr line, a finding after the long frame.
 func TestWriteFilesLongMessage(t *testing.T) {
-	unit := `héllo <b>&</b> "wörld" \ ` + "\u2028\t日本語 "
+	unit := `héllo <b>&</b> "wörld" \ ` + "\u2028\t日本語 \u2029"
 	text := strings.Repeat(unit, (200<<10)/len(unit))
+	quoted := func(s string) string {
+		return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`).Replace(s)
+	}
 	for _, cut := range []int{0, 1, 2, 3} {
-		line := `{"type":"frame","seq":1,"t":0.1,"dir":"s2c","kind":"notification","method":"m","msg":{"method":"m","params":{"text":"` +
-			strings.ReplaceAll(strings.ReplaceAll(text[cut:], `\`, `\\`), `"`, `\"`) + `"}}}`
+		line := `{"type":"frame","seq":1,"t":0.1,"dir":"s2c","kind":"notification","method":"m","msg":{"method": "m",` + "\t" + `"params" : {"text":"` +
+			quoted(text[cut:]) + `", "n": [1, 2, {"a" : "\u003c"}]} }}`
 		rec := `{"type":"header","format":1,"codexrec":"t"}` + "\n" + line + "\n" +
-			`{"type":"frame","seq":2,"t":0.2,"dir":"s2c","kind":"raw","reason":"invalid-utf8","rawBase64":"//4gYmluYXJ5"}` + "\n"
+			`{"type":"finding","seq":1,"t":0.1,"dir":"s2c","rule":"schema/invalid","severity":"error","pointer":"/params","reason":"<r> & r"}` + "\n" +
+			`{"type":"frame","seq":2,"t":0.2,"dir":"s2c","kind":"raw","reason":"invalid-utf8","rawBase64":"//4gYmluYXJ5"}` + "\n" +
+			`{"type":"frame","seq":3,"t":0.3,"dir":"stderr","kind":"raw","raw":"` + quoted(text[cut:]) + `\n"}` + "\n"
 		path := filepath.Join(t.TempDir(), "long.jsonl")
 		if err := os.WriteFile(path, []byte(rec), 0o600); err != nil {
 			t.Fatal(err)
@@ -105,15 +111,19 @@ func TestWriteFilesLongMessage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want, got bytes.Buffer
-		if err := export.Write(&want, export.HAR, []*recorder.Recording{r}, export.Options{Reveal: true}); err != nil {
-			t.Fatal(err)
-		}
-		if err := export.WriteFiles(&got, export.HAR, []string{path}, export.Options{Reveal: true}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatalf("cut %d: a long message differs (%d vs %d bytes)", cut, got.Len(), want.Len())
+		for _, f := range []export.Format{export.HAR, export.JSONL} {
+			for _, opts := range []export.Options{{Reveal: true}, {}} {
+				var want, got bytes.Buffer
+				if err := export.Write(&want, f, []*recorder.Recording{r}, opts); err != nil {
+					t.Fatal(err)
+				}
+				if err := export.WriteFiles(&got, f, []string{path}, opts, nil); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Fatalf("%s reveal=%v cut %d: a long message differs (%d vs %d bytes)", f, opts.Reveal, cut, got.Len(), want.Len())
+				}
+			}
 		}
 	}
 }

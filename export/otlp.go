@@ -98,15 +98,19 @@ func flag(k string, v bool) otlpKV { return otlpKV{Key: k, Value: otlpValue{Bool
 // Jaeger reads the file; ids are derived from the recording, so exporting twice gives
 // the same trace.
 func WriteOTLP(w io.Writer, recs []*recorder.Recording, opts Options) error {
-	doc := otlpTraces{ResourceSpans: []otlpResourceSpans{}}
-	for _, rec := range recs {
-		s, err := prepare(rec, opts)
-		if err != nil {
-			return err
+	i := 0
+	return writeOTLPDoc(w, func() (*otlpResourceSpans, error) {
+		if i == len(recs) {
+			return nil, nil
 		}
-		doc.ResourceSpans = append(doc.ResourceSpans, s.otlp(opts))
-	}
-	return writeJSON(w, doc, false)
+		s, err := prepare(recs[i], opts)
+		if err != nil {
+			return nil, err
+		}
+		i++
+		rs := s.otlp(opts)
+		return &rs, nil
+	})
 }
 
 type turnSpan struct {

@@ -35,9 +35,9 @@ func (s *session) initFloat() {
 	if s.srv.Strict {
 		return
 	}
-	ix := s.sc.threads()
+	keys := s.sc.clientThreads()
 	for i := range s.sc.Client {
-		if s.sc.Client[i].Msg.Kind == wire.KindRequest && ix.client[i].key == "" {
+		if s.sc.Client[i].Msg.Kind == wire.KindRequest && keys[i].key == "" {
 			if s.floating == nil {
 				s.floating = make([]bool, len(s.sc.Client))
 				s.respOf = make([]int, len(s.sc.Client))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -63,68 +64,80 @@ type Script struct {
 	// last line cut short, seq out of order.
 	Problems []recorder.Problem
 
-	keysOnce sync.Once
-	keys     *threadIndex // built by the first unordered Serve (threads)
+	clientOnce sync.Once
+	clientKeys []clientKey // built by the first Serve (clientThreads)
+	keysOnce   sync.Once
+	keys       *threadIndex // built by the first unordered Serve (threads)
 }
 
 // LoadFile reads the recording at path and builds the script of one segment
 // (1-based; 0 means the first). A segment extended by a later one (a segment entry
-// whose Extends names it) is served as that one: Script.Segment says which.
+// whose Extends names it) is served as that one: Script.Segment says which. The file
+// is read whole into one buffer, and every frame's Line is a slice of it: the script
+// costs the file once plus its frame index, not one allocation per line besides (nor
+// the garbage of reading them, which at a million frames doubled the peak).
 func LoadFile(path string, segment int) (*Script, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	defer f.Close()
-	// The script's frames are sized from the file's lines, counted first: grown
-	// frame by frame, a million frames leave copies of the slice behind, and the
-	// peak depends on when the collector ran.
-	hint := 0
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		if hint, err = countLines(f); err != nil {
-			return nil, fmt.Errorf("replay: %w", err)
-		}
+	if segment < 0 {
+		return nil, fmt.Errorf("replay %s: segment %d: %w", path, segment, ErrNoSegment)
 	}
-	return load(f, path, segment, hint)
+	rd, err := recorder.NewBytesReader(data, path)
+	if err != nil {
+		return nil, err
+	}
+	// The frames are sized from the file's lines: grown frame by frame, a million
+	// frames leave copies of the slice behind, and the peak depends on when the
+	// collector ran.
+	client, server := countFrames(data)
+	return build(rd, path, segment, client, server, true)
 }
 
-// countLines counts f's lines (at least its frames) and rewinds it.
-func countLines(f *os.File) (int, error) {
-	buf := make([]byte, 256<<10)
-	n := 0
-	for {
-		k, err := f.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			break
+// countFrames estimates, for sizing, how many of data's lines hold client frames
+// and how many others (at least the server frames): a line is taken for a client
+// frame when its first "dir" is c2s, as the recorder writes it.
+func countFrames(data []byte) (client, other int) {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
 		}
-		if err != nil {
-			return 0, err
+		if i := bytes.Index(line, []byte(`"dir":"`)); i >= 0 && bytes.HasPrefix(line[i+7:], []byte(`c2s"`)) {
+			client++
+		} else {
+			other++
 		}
 	}
-	_, err := f.Seek(0, io.SeekStart)
-	return n + 1, err
+	return client, other
 }
 
 // Load reads a recording from r through the recorder's reader and builds the script
 // of one segment (1-based; 0 means the first). name is used in messages.
 func Load(r io.Reader, name string, segment int) (*Script, error) {
-	return load(r, name, segment, 0)
-}
-
-func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 	if segment < 0 {
 		return nil, fmt.Errorf("replay %s: segment %d: %w", name, segment, ErrNoSegment)
-	}
-	if segment == 0 {
-		segment = 1
 	}
 	rd, err := recorder.NewReader(r, name)
 	if err != nil {
 		return nil, err
 	}
-	b := builder{sc: &Script{Name: name, Segment: segment, Server: make([]ServerFrame, 0, hint)},
-		pendingC: map[wire.ID][]int{}, pendingS: map[wire.ID][]int{}}
+	return build(rd, name, segment, 0, 0, false)
+}
+
+// build indexes the frames of segment read from rd. inMem says rd's lines are
+// slices of one buffer the script keeps (NewBytesReader): the strings of a
+// classification may then stay where they lie.
+func build(rd *recorder.Reader, name string, segment, clientHint, serverHint int, inMem bool) (*Script, error) {
+	if segment == 0 {
+		segment = 1
+	}
+	sc := &Script{Name: name, Segment: segment, Client: make([]ClientFrame, 0, clientHint), Server: make([]ServerFrame, 0, serverHint)}
+	b := builder{sc: sc,
+		pendingC: map[wire.ID][]int{}, pendingS: map[wire.ID][]int{}, inMem: inMem}
 	cur, started := 1, false
 	for e, err := range rd.Entries() {
 		if err != nil {
@@ -143,8 +156,9 @@ func load(r io.Reader, name string, segment, hint int) (*Script, error) {
 				// A lifetime that continues the one served in the client's place
 				// (mode extend) is served instead of it: the client saw one session.
 				segment = cur
-				b = builder{sc: &Script{Name: name, Segment: segment, Server: make([]ServerFrame, 0, hint)},
-					pendingC: map[wire.ID][]int{}, pendingS: map[wire.ID][]int{}}
+				b = builder{sc: &Script{Name: name, Segment: segment, Client: make([]ClientFrame, 0, clientHint),
+					Server: make([]ServerFrame, 0, serverHint)},
+					pendingC: map[wire.ID][]int{}, pendingS: map[wire.ID][]int{}, inMem: inMem}
 			}
 		case recorder.TypeFrame:
 			started = true
@@ -174,6 +188,7 @@ type builder struct {
 	pendingS map[wire.ID][]int
 	problems []recorder.Problem
 	strs     map[string]string // interned methods and reasons
+	inMem    bool              // lines are slices of the buffer the script keeps
 }
 
 // intern returns the one copy of s the script keeps.
@@ -236,7 +251,9 @@ func (b *builder) add(e recorder.Entry) error {
 	// they would keep alive beside the message's own copy: a method and a reason
 	// are interned, an id copied.
 	e.Msg.Method, e.Msg.Reason = b.intern(e.Msg.Method), b.intern(e.Msg.Reason)
-	e.Msg.ID = wire.ID(strings.Clone(string(e.Msg.ID)))
+	if !b.inMem {
+		e.Msg.ID = wire.ID(strings.Clone(string(e.Msg.ID)))
+	}
 	f := Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Msg: e.Msg, Line: e.Line}
 	sc := b.sc
 	switch e.Dir {
@@ -276,7 +293,8 @@ func (b *builder) add(e recorder.Entry) error {
 // idSpan finds the byte range of the top-level "id" value in line.
 func idSpan(line []byte) (start, end int, ok bool) {
 	content := wire.Content(line)
-	gjson.ParseBytes(content).ForEach(func(k, v gjson.Result) bool {
+	// As in threadKeyIn: ParseBytes would copy the line.
+	gjson.Parse(unsafe.String(unsafe.SliceData(content), len(content))).ForEach(func(k, v gjson.Result) bool {
 		if k.Str == "id" {
 			start, end, ok = v.Index, v.Index+len(v.Raw), v.Index > 0
 			return false
@@ -311,35 +329,16 @@ type serverKey struct {
 // interleave differently. Responses inherit the key of their request when they have
 // none of their own. It is built once, on first use.
 func (sc *Script) threads() *threadIndex {
+	client := sc.clientThreads()
 	sc.keysOnce.Do(func() {
-		ix := &threadIndex{client: make([]clientKey, len(sc.Client)), server: make([]serverKey, len(sc.Server))}
-		// A request that names no thread but is answered with one (thread/start)
-		// belongs to the thread it creates.
-		answeredBy := map[int]int{}
-		for i := range sc.Server {
-			if sf := &sc.Server[i]; sf.Answers >= 0 {
-				answeredBy[sf.Answers] = i
-			}
-		}
-		perKey := map[string]int{}
-		for i := range sc.Client {
-			cf, ck := &sc.Client[i], &ix.client[i]
-			ck.key = threadKey(cf.Line)
-			if ck.key == "" && cf.Answers >= 0 {
-				ck.key = threadKey(sc.Server[cf.Answers].Line)
-			}
-			if r, ok := answeredBy[i]; ok && ck.key == "" {
-				ck.key = threadKey(sc.Server[r].Line)
-			}
-			ck.pos, ck.global = perKey[ck.key], perKey[""]
-			perKey[ck.key]++
-		}
+		ix := &threadIndex{client: client, server: make([]serverKey, len(sc.Server))}
+		keys := keyInterner{}
 		counts := map[string]int{}
 		next := 0 // client frames counted into counts so far
 		for i := range sc.Server {
 			sf, sk := &sc.Server[i], &ix.server[i]
 			if sf.Dir == wire.ServerToClient {
-				sk.key = threadKey(sf.Line)
+				sk.key = keys.intern(threadKeyIn(sf.Line))
 			}
 			if sf.Answers >= 0 {
 				// A response needs its request (checked directly) and what came
@@ -364,16 +363,74 @@ func (sc *Script) threads() *threadIndex {
 	return sc.keys
 }
 
+// clientThreads is the client half of threads, which ordered serving needs alone
+// (floating requests, requests passing those of other threads): the server half
+// costs a key per server frame, a million of them in a long recording.
+func (sc *Script) clientThreads() []clientKey {
+	sc.clientOnce.Do(func() {
+		client := make([]clientKey, len(sc.Client))
+		// A request that names no thread but is answered with one (thread/start)
+		// belongs to the thread it creates.
+		answeredBy := map[int]int{}
+		for i := range sc.Server {
+			if sf := &sc.Server[i]; sf.Answers >= 0 {
+				answeredBy[sf.Answers] = i
+			}
+		}
+		keys := keyInterner{}
+		perKey := map[string]int{}
+		for i := range sc.Client {
+			cf, ck := &sc.Client[i], &client[i]
+			ck.key = keys.intern(threadKeyIn(cf.Line))
+			if ck.key == "" && cf.Answers >= 0 {
+				ck.key = keys.intern(threadKeyIn(sc.Server[cf.Answers].Line))
+			}
+			if r, ok := answeredBy[i]; ok && ck.key == "" {
+				ck.key = keys.intern(threadKeyIn(sc.Server[r].Line))
+			}
+			ck.pos, ck.global = perKey[ck.key], perKey[""]
+			perKey[ck.key]++
+		}
+		sc.clientKeys = client
+	})
+	return sc.clientKeys
+}
+
+// keyInterner keeps one copy of each thread key (a recording has few threads and
+// many frames of each), up to maxInterned keys; past it they are copied.
+type keyInterner map[string]string
+
+func (in keyInterner) intern(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := in[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	if len(in) < maxInterned {
+		in[v] = v
+	}
+	return v
+}
+
 var keyPaths = []string{"params.threadId", "params.thread.id", "result.thread.id", "params.turn.threadId"}
 
 // threadKey is the thread a message is about, or "".
-func threadKey(line []byte) string {
+func threadKey(line []byte) string { return strings.Clone(threadKeyIn(line)) }
+
+// threadKeyIn is threadKey as a string that may lie in line (not to be kept
+// beyond it): the index keeps one interned copy, not a copy of every line.
+func threadKeyIn(line []byte) string {
 	content := wire.Content(line)
 	if len(content) == 0 || content[0] != '{' {
 		return ""
 	}
-	for _, r := range gjson.GetManyBytes(content, keyPaths...) {
-		if r.Type == gjson.String && r.Str != "" {
+	// gjson's ...Bytes functions copy the whole line to a string first; content is
+	// not modified while s is in use.
+	s := unsafe.String(unsafe.SliceData(content), len(content))
+	for _, p := range keyPaths {
+		if r := gjson.Get(s, p); r.Type == gjson.String && r.Str != "" {
 			return r.Str
 		}
 	}

@@ -69,7 +69,7 @@ func (s *session) otherThread(live string, j int) bool {
 	if live == "-" || s.sc.Client[j].Msg.Kind != wire.KindRequest {
 		return false
 	}
-	k := s.sc.threads().client[j].key
+	k := s.sc.clientThreads()[j].key
 	return k != "" && k != live
 }
 

@@ -60,9 +60,7 @@ func Files(paths []string, out io.Writer, o FilesOptions) (failed bool, err erro
 		for _, n := range res.Notes {
 			fmt.Fprintf(log, "%s: %s\n", path, sanitize.MaskText(n))
 		}
-		for _, f := range res.Findings {
-			report.Failed = report.Failed || o.Fails != nil && o.Fails(f.Rule)
-		}
+		report.Failed = report.Failed || res.Failed(o.Fails)
 		switch o.Format {
 		case JSON:
 			report.Add(res)

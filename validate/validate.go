@@ -29,9 +29,13 @@ type Result struct {
 	Frames        int
 	CodexVersion  string // the recording's, else the version the policy chose
 	SchemaVersion string // the schema set validated against
-	Findings      []schema.Finding
-	Warning       string   // the recording's structural problems, one line ("" when none)
-	Notes         []string // what the version policy said (a fallback to an older version)
+	// Findings are the first ExampleLimit findings of each rule and method (see
+	// ExampleLimit), in seq order.
+	Findings []schema.Finding
+	// Elided counts the findings not listed in Findings.
+	Elided  []Elided
+	Warning string   // the recording's structural problems, one line ("" when none)
+	Notes   []string // what the version policy said (a fallback to an older version)
 }
 
 // ErrSchema marks a schema that could not be loaded: no file would validate.
@@ -64,6 +68,14 @@ func File(path string, o Options) (*Result, error) {
 // ignored: they are recomputed.
 func entries(rd *recorder.Reader, sv *schema.SessionValidator) (*Result, error) {
 	res := &Result{}
+	var el elider
+	add := func(fs []schema.Finding) {
+		for i := range fs {
+			if el.keep(res, &fs[i]) {
+				res.Findings = append(res.Findings, fs[i])
+			}
+		}
+	}
 	for e, err := range rd.Entries() {
 		if err != nil {
 			return nil, err
@@ -74,13 +86,13 @@ func entries(rd *recorder.Reader, sv *schema.SessionValidator) (*Result, error) 
 		case recorder.TypeFrame:
 			res.Frames++
 			fr := wire.Frame{Seq: e.Seq, Time: e.Time, Dir: e.Dir, Line: e.Line, Msg: e.Msg}
-			res.Findings = append(res.Findings, sv.Frame(&fr)...)
+			add(sv.Frame(&fr))
 		}
 	}
 	res.Warning = rd.Warning()
 	res.CodexVersion = rd.Header().CodexVersion
 	sv.Header = res.CodexVersion
-	res.Findings = append(res.Findings, sv.Finish()...)
+	add(sv.Finish())
 	if c, ok := sv.Chosen(); ok {
 		res.SchemaVersion = c.Schema
 		if res.CodexVersion == "" && c.From != schema.FromExplicit {

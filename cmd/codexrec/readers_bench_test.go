@@ -62,10 +62,16 @@ func BenchmarkReaders(b *testing.B) {
 			{"diff", file, other},
 			{"view", "--force", "-o", filepath.Join(dir, "page.html"), file},
 			{"export", "--force", "--format", "har", "-o", filepath.Join(dir, "out.har"), file},
+			{"export", "--force", "--format", "jsonl", "-o", filepath.Join(dir, "out.jsonl"), file},
+			{"export", "--force", "--format", "otlp", "-o", filepath.Join(dir, "out.otlp"), file}, // over the bound still
 			{"scan", file},
 			{"replay", "--allow-unused", file},
 		} {
-			b.Run(c.name+"/"+args[0], func(b *testing.B) {
+			name := args[0]
+			if name == "export" {
+				name += "-" + args[3] // the format
+			}
+			b.Run(c.name+"/"+name, func(b *testing.B) {
 				for range b.N {
 					cmd := exec.Command(maxrss, append([]string{bin}, args...)...)
 					cmd.Env = append(os.Environ(), "MAXRSS_OUT="+rssOut)
