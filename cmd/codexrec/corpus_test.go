@@ -12,11 +12,15 @@ import (
 )
 
 // TestCorpusRecord sends the secret corpus (every provider's synthetic secret in
-// every placement, split ones included, and the near misses) through `record -- cat`:
+// every placement, split ones included, and the near misses) as a server's output
+// through `record -- cat FILE`:
 // with the defaults every secret is gone from the recording (a surviving third of one
 // counts as a leak) and no near miss is touched, exit 0. With --no-sanitize the guard
 // redacts them all in place: exit 3, the recording published clean, no near miss
-// touched. The client gets every byte either way.
+// touched. The client gets every byte either way. (The server sends it, as a
+// server sends deltas: an echo of the client's lines, `record -- cat`, would put two
+// copies of each stream in one recording, whose deltas interleave as the tap saw them
+// and are joined per item, not per direction: a documented limit.)
 func TestCorpusRecord(t *testing.T) {
 	cases := append(corpus.Cases(), corpus.NegativeCases()...)
 	var in strings.Builder
@@ -27,6 +31,10 @@ func TestCorpusRecord(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
+	file := filepath.Join(dir, "corpus.jsonl")
+	if err := os.WriteFile(file, []byte(in.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, mode := range []struct {
 		name string
 		args []string
@@ -36,8 +44,8 @@ func TestCorpusRecord(t *testing.T) {
 		{"guard-alone", []string{"--no-sanitize"}, 3},
 	} {
 		out := filepath.Join(dir, mode.name+".jsonl")
-		args := append(append([]string{"record"}, mode.args...), "-o", out, "--", "cat")
-		r := runCodexrec(t, dir, strings.NewReader(in.String()), args...)
+		args := append(append([]string{"record"}, mode.args...), "-o", out, "--", "cat", file)
+		r := runCodexrec(t, dir, strings.NewReader(""), args...)
 		if r.code != mode.code {
 			t.Fatalf("%s: exit %d, want %d; stderr:\n%.2000s", mode.name, r.code, mode.code, r.stderr)
 		}
@@ -48,7 +56,7 @@ func TestCorpusRecord(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: not published: %v", mode.name, err)
 		}
-		verdicts := corpus.Judge(data, cases)
+		verdicts := corpus.JudgeDirs(data, cases, 1)
 		leaks, fps, total := 0, 0, 0
 		byProvider := map[string][]string{}
 		for _, v := range verdicts {
