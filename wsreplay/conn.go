@@ -133,7 +133,8 @@ func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string
 		http.Error(w, "replay: "+err.Error(), http.StatusInternalServerError)
 		return err
 	}
-	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
+	pw := &progressWriter{ResponseWriter: w}
+	c, err := websocket.Accept(pw, req, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return err
 	}
@@ -181,8 +182,12 @@ func (s *Server) serveConn(w http.ResponseWriter, req *http.Request, path string
 		queue = wsproxy.DefaultClientQueue
 	}
 	out := newMessageWriter(ctx, c, mem, queue, active, gone)
+	out.sent = pw.sent
 	err = srv.Serve(ctx, in, out)
 	out.flush()
+	if serr := out.stallErr(); serr != nil {
+		return serr
+	}
 	switch {
 	case errors.Is(err, errSlowClient):
 		return err

@@ -73,6 +73,11 @@ type messageWriter struct {
 	wrote   atomic.Int64 // when a write last completed (UnixNano)
 	failed  chan struct{}
 	err     error // the failed write, set before failed is closed
+	// sent, when set, counts the bytes written to the client: a message longer
+	// than the queue's byte bound that makes no progress for stallTimeout is a
+	// client that does not read (stalled says so), disconnected.
+	sent    func() int64
+	stalled atomic.Bool
 	once    sync.Once
 	done    chan struct{}
 }
@@ -102,7 +107,13 @@ func (w *messageWriter) run() {
 	failed := false
 	for m := range w.queue {
 		if !failed {
-			if err := w.c.Write(w.ctx, websocket.MessageText, m.data); err != nil {
+			stop := w.watch(len(m.data))
+			err := w.c.Write(w.ctx, websocket.MessageText, m.data)
+			stop()
+			if w.stalled.Load() {
+				err = fmt.Errorf("%w (a message of %d bytes not read for %v)", errSlowClient, len(m.data), stallTimeout)
+			}
+			if err != nil {
 				failed = true
 				w.once.Do(func() { w.err = err; close(w.failed) })
 			} else {
@@ -113,6 +124,47 @@ func (w *messageWriter) run() {
 		w.bytes.Add(-int64(len(m.data)))
 		w.mem.Release(m.held)
 	}
+}
+
+// watch disconnects the client when the write of a message of size bytes, past
+// the queue's byte bound, sends nothing for stallTimeout; the returned func ends
+// the watch. A shorter message is the queue's to judge (enqueue).
+func (w *messageWriter) watch(size int) (stop func()) {
+	if w.sent == nil || int64(size) <= w.mem.Max()/4 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		last, at := w.sent(), time.Now()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if n := w.sent(); n != last {
+				last, at = n, time.Now()
+				continue
+			}
+			if time.Since(at) >= stallTimeout {
+				w.stalled.Store(true)
+				w.c.CloseNow()
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// stallErr is the slow-client error when a long message went unread, or nil.
+func (w *messageWriter) stallErr() error {
+	if !w.stalled.Load() {
+		return nil
+	}
+	<-w.failed
+	return w.err
 }
 
 func (w *messageWriter) Write(p []byte) (int, error) {
