@@ -96,15 +96,11 @@ type harFirstPass struct {
 }
 
 func harScan(path string) (*harFirstPass, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
-	}
-	defer f.Close()
-	rd, err := recorder.NewReader(f, path)
+	rd, done, err := openRecording(path)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	fp := &harFirstPass{}
 	for e, err := range rd.Entries() {
 		if err != nil {
@@ -152,15 +148,11 @@ func streamHAREntry(w *bufio.Writer, path string, opts Options) ([]recorder.Prob
 	// The first pass's lines are garbage by now: collected before the second reads,
 	// a recording of one huge line costs that line once, not twice (as view does).
 	runtime.GC()
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
-	}
-	defer f.Close()
-	rd, err := recorder.NewReader(f, path)
+	rd, done, err := openRecording(path)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	type seqNote struct {
 		frame, order int
 		note         harSeqNote
@@ -316,3 +308,16 @@ func writeJSONStringContent(w *bufio.Writer, s string) error {
 // bytesView is b as a string without a copy: a masked frame is not modified once
 // made, and the string does not outlive the message written from it.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// openRecording opens the recording at path for one streaming pass; done closes it.
+func openRecording(path string) (rd *recorder.Reader, done func() error, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("recording: %w", err)
+	}
+	if rd, err = recorder.NewReader(f, path); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return rd, f.Close, nil
+}

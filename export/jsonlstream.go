@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -75,15 +74,11 @@ type jsonlFirstPass struct {
 }
 
 func jsonlScan(path string) (*jsonlFirstPass, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
-	}
-	defer f.Close()
-	rd, err := recorder.NewReader(f, path)
+	rd, done, err := openRecording(path)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	type req struct {
 		frame int
 		t     time.Duration
@@ -154,15 +149,11 @@ func streamJSONL(w *bufio.Writer, enc *json.Encoder, path string, opts Options) 
 		s.started = t
 	}
 	runtime.GC() // the first pass's lines, before the second reads (as HAR does)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
-	}
-	defer f.Close()
-	rd, err := recorder.NewReader(f, path)
+	rd, done, err := openRecording(path)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	type held struct {
 		frame int
 		msg   *message
