@@ -137,7 +137,7 @@ func runBulk(b *testing.B, argv []string, input []byte, exited, rec string) bulk
 		r.toEOF, r.toExit = eof.Sub(at), end.Sub(at)
 	}
 	if rec != "" {
-		assertTrailer(b, rec, int64(bytes.Count(input, []byte("\n"))), r.frames)
+		assertTrailer(b, strings.Join(argv[:min(len(argv), 7)], " "), rec, int64(bytes.Count(input, []byte("\n"))), r.frames)
 		os.Remove(rec)
 	}
 	return r

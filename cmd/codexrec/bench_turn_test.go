@@ -198,11 +198,13 @@ func (c *turnClient) close(b *testing.B) {
 		b.Fatalf("%s: %v", c.name, err)
 	}
 	if c.rec != "" {
-		assertTrailer(b, c.rec, c.sent, c.got)
+		assertTrailer(b, c.name, c.rec, c.sent, c.got)
 	}
 }
 
-func assertTrailer(b *testing.B, path string, c2s, s2c int64) {
+// assertTrailer fails b when the recording at path (made by who) counts other
+// frames than crossed.
+func assertTrailer(b *testing.B, who, path string, c2s, s2c int64) {
 	rec, err := recorder.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
@@ -212,8 +214,8 @@ func assertTrailer(b *testing.B, path string, c2s, s2c int64) {
 		b.Fatalf("%s: no trailer", path)
 	}
 	if tr.Frames["c2s"] != c2s || tr.Frames["s2c"] != s2c {
-		b.Fatalf("%s: recording lost frames: trailer counts c2s %d s2c %d, the client sent %d and read %d",
-			path, tr.Frames["c2s"], tr.Frames["s2c"], c2s, s2c)
+		b.Fatalf("%s (%s): recording lost frames: trailer counts c2s %d s2c %d, the client sent %d and read %d",
+			path, who, tr.Frames["c2s"], tr.Frames["s2c"], c2s, s2c)
 	}
 }
 
@@ -430,7 +432,7 @@ func BenchmarkHugeLine(b *testing.B) {
 				if shape == "s2c" {
 					c2s = 0
 				}
-				assertTrailer(b, rec, c2s, 1)
+				assertTrailer(b, shape+" "+m.name, rec, c2s, 1)
 				kb, err := os.ReadFile(rssOut)
 				if err != nil {
 					b.Fatal(err)
