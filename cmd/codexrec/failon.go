@@ -2,68 +2,54 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/codexrec/codexrec/check"
 	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/schema"
 )
 
-// failLevel is --fail-on's value, the same vocabulary in every command: exit 1
-// when a finding or difference at or above the level occurred. Levels, lowest
-// first: info, warning, error; never turns it off.
-type failLevel int
+// failLevel is --fail-on's value, the same vocabulary in every command (cli.Level),
+// with its meaning for each library's findings.
+type failLevel cli.Level
 
 const (
-	failNever failLevel = iota
-	failInfo
-	failWarning
-	failError
+	failNever   = failLevel(cli.Never)
+	failInfo    = failLevel(cli.Info)
+	failWarning = failLevel(cli.Warning)
+	failError   = failLevel(cli.Error)
 )
 
-const failOnHelp = "info, warning, error or never"
-
-// failAliases keep the spellings older versions documented working: validate's
-// and record's invalid/undeclared/none, schema diff's breaking.
-var failAliases = map[string]failLevel{
-	"never": failNever, "info": failInfo, "warning": failWarning, "error": failError,
-	"none": failNever, "invalid": failError, "undeclared": failWarning, "breaking": failError,
-}
+const failOnHelp = cli.LevelNames
 
 func parseFailOn(s string) (failLevel, error) {
-	if l, ok := failAliases[strings.ToLower(s)]; ok {
-		return l, nil
+	l, err := cli.ParseLevel(s)
+	if err != nil {
+		return 0, fmt.Errorf("--fail-on %w", err)
 	}
-	return 0, fmt.Errorf("--fail-on %q: want %s", s, failOnHelp)
+	return failLevel(l), nil
 }
 
-// fails reports whether a schema finding of rule r reaches the level.
+// fails reports whether a schema finding of rule r reaches the level (a rule
+// below error severity counts as a warning).
 func (l failLevel) fails(r schema.Rule) bool {
-	switch {
-	case l == failNever:
-		return false
-	case r.Severity() == schema.SeverityError:
-		return true
+	sev := cli.Warning
+	if r.Severity() == schema.SeverityError {
+		sev = cli.Error
 	}
-	return l <= failWarning
+	return cli.Level(l).Reaches(sev)
 }
 
 // checkSeverity is the level as check's severity; ok is false for never.
 func (l failLevel) checkSeverity() (check.Severity, bool) {
-	switch l {
-	case failInfo:
-		return check.Info, true
-	case failWarning:
-		return check.Warning, true
-	case failError:
-		return check.Error, true
+	s, ok := map[failLevel]check.Severity{failInfo: check.Info, failWarning: check.Warning, failError: check.Error}[l]
+	if !ok {
+		return check.Error, false
 	}
-	return check.Error, false
+	return s, true
 }
 
 // tier is the level as a schema diff tier (error is breaking); ok is false for never.
 func (l failLevel) tier() (diff.Tier, bool) {
-	names := map[failLevel]string{failInfo: "info", failWarning: "warning", failError: "breaking"}
-	t, ok := diff.ParseTier(names[l])
-	return t, ok
+	return diff.ParseTier(map[failLevel]string{failInfo: "info", failWarning: "warning", failError: "breaking"}[l])
 }

@@ -2,11 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/codexrec/codexrec/sanitize"
 	"io"
-	"sync"
 
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 // warnProblems prints a one-line warning about a recording's structural problems
@@ -28,34 +27,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// prefixed is w with prefix written at the start of every line: what a library
-// logs, said as the command.
-func prefixed(w io.Writer, prefix string) io.Writer {
-	return &prefixWriter{w: w, prefix: []byte(prefix), start: true}
-}
-
-type prefixWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	prefix []byte
-	start  bool
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []byte
-	for _, c := range b {
-		if p.start {
-			out = append(out, p.prefix...)
-		}
-		out = append(out, c)
-		p.start = c == '\n'
-	}
-	if _, err := p.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
 }

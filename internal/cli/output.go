@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"flag"
+	"io"
+	"os"
+
+	"github.com/codexrec/codexrec/internal/termtext"
+)
+
+// Stdout is how the output layer treats a command's stdout.
+type Stdout struct {
+	// Wire: stdout is a protocol stream (a client's server), never touched.
+	Wire bool
+	// Data: stdout is data (JSON, a file's content): values as recorded, only
+	// made safe to print.
+	Data bool
+	// Color: the command colours its text whether or not stdout is a terminal.
+	Color bool
+}
+
+// output wraps std's writers in the output layer (internal/termtext): every line a
+// command prints is escaped and masked, or only escaped when the reveal flag is
+// set, or made terminal-safe without changing its values when stdout is data. The
+// returned function writes what is left of a last line.
+func (a *App) output(c *Command, fs *flag.FlagSet, std IO) (IO, func() error) {
+	// A command that dispatches to subcommands hands on writers this layer
+	// already wraps: the subcommand's own layer replaces that one.
+	std.Out, std.Err = Own(std.Out), Own(std.Err)
+	mode := termtext.Mask
+	if std.Reveal || (a.RevealFlag != "" && IsSet(fs, a.RevealFlag)) {
+		mode = termtext.Reveal
+		std.Reveal = true
+	}
+	var how Stdout
+	if a.Stdout != nil {
+		how = a.Stdout(c, fs)
+	}
+	errW := termtext.New(std.Err, mode)
+	errW.Color = IsTerminal(std.Err)
+	var outW *termtext.Writer
+	if !how.Wire {
+		m := mode
+		if how.Data {
+			m = termtext.JSON
+		}
+		outW = termtext.New(std.Out, m)
+		// Colour is the command's own: its SGR sequences pass; recorded text is
+		// escaped all the same.
+		outW.Color = IsTerminal(std.Out) || how.Color
+		std.Out = outW
+	}
+	std.Err = errW
+	return std, func() error {
+		var err error
+		if outW != nil {
+			err = outW.Flush()
+		}
+		if e := errW.Flush(); err == nil {
+			err = e
+		}
+		return err
+	}
+}
+
+// Own returns the writer under the output layer, for a command's own text that
+// holds nothing recorded and must print as it is.
+func Own(w io.Writer) io.Writer {
+	if t, ok := w.(*termtext.Writer); ok {
+		return t.Unwrap()
+	}
+	return w
+}
+
+// TerminalFile is the *os.File beneath w, through the output layer and any
+// writer with an Unwrap method.
+func TerminalFile(w io.Writer) (*os.File, bool) {
+	for {
+		switch x := w.(type) {
+		case *os.File:
+			return x, true
+		case interface{ Unwrap() io.Writer }:
+			w = x.Unwrap()
+		default:
+			return nil, false
+		}
+	}
+}
+
+// IsTerminal reports whether w is a character device (a terminal), the only
+// place where colour escapes belong.
+func IsTerminal(w io.Writer) bool {
+	f, ok := TerminalFile(w)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
