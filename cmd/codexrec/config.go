@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/codexrec/codexrec/config"
 	"github.com/codexrec/codexrec/internal/cli"
@@ -67,31 +66,13 @@ func runConfig(_ any, args []string, std stdio) error {
 	if err := loadConfig(""); err != nil {
 		return err
 	}
-	if settings.Path() == "" {
-		fmt.Fprintln(std.out, "# no config file (.codexrec.toml from the working directory upwards, --config or CODEXREC_CONFIG)")
-	} else {
-		fmt.Fprintf(std.out, "# config file: %s\n", settings.Path())
-	}
 	var c *cli.Command
 	if len(args) > 0 {
-		if x, ok := commands[args[0]]; ok && configCommands[args[0]] && x.flags != nil {
-			c = x.cli()
-		} else {
+		x, ok := commands[args[0]]
+		if !ok || !configCommands[args[0]] || x.flags == nil {
 			return usagef("no command %q takes settings (want replay, record, check or sanitize)", args[0])
 		}
-		args = args[1:]
+		c, args = x.cli(), args[1:]
 	}
-	lines, err := settings.Effective(c, args)
-	for _, l := range lines {
-		src := l.Source
-		switch {
-		case l.Option == "":
-		case l.Added:
-			src += " + flag --" + l.Option
-		default:
-			src = "flag --" + l.Option
-		}
-		fmt.Fprintf(std.out, "%s = %s  # %s\n", l.Key, l.Value(), src)
-	}
-	return err
+	return settings.Print(std.out, c, args)
 }

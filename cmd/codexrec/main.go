@@ -6,9 +6,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/codexrec/codexrec/internal/cli"
 )
@@ -61,7 +61,7 @@ type exitError struct {
 
 func (e *exitError) Error() string {
 	if e.err == nil {
-		return "exit " + strconv.Itoa(e.code)
+		return fmt.Sprintf("exit %d", e.code)
 	}
 	return e.err.Error()
 }
@@ -78,21 +78,15 @@ type multiFlag = cli.Strings
 // app is codexrec for internal/cli, built in main once every command registered.
 var app *cli.App
 
-func newApp() *cli.App {
+func main() {
 	top := map[string]*cli.Command{}
 	for n, c := range commands {
 		top[n] = c.cli()
 	}
-	return &cli.App{
-		Name: "codexrec", Version: Version, Commands: top, UsageCode: exitUsage,
+	app = &cli.App{Name: "codexrec", Version: Version, Commands: top, UsageCode: exitUsage,
 		Summary:    "record, validate, replay, capture and diff codex app-server sessions",
 		ExitCodes:  "exit codes: 0 ok, 1 findings or differences, 2 usage or I/O error, 3 leak guard refused",
-		RevealFlag: "reveal", RevealUsage: revealUsage, Stdout: stdoutOf, Config: settings,
-	}
-}
-
-func main() {
-	app = newApp()
+		RevealFlag: "reveal", RevealUsage: revealUsage, Stdout: stdoutOf, Config: settings}
 	std := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
 	if shimName(os.Args[0]) { // a symlink named codex (see shim.go)
 		os.Exit(app.Exit(shimMain(os.Args[0], &shimConfig{}, os.Args[1:], fromCLI(std)), "", std.Err))
@@ -127,7 +121,7 @@ func runCommand(c *command, args []string, std stdio) error {
 // lookupCommand finds a command by its words ("record", "schema diff").
 func lookupCommand(words []string) (*command, bool) {
 	c, ok := commands[words[0]]
-	if ok && len(words) == 2 {
+	if len(words) > 1 {
 		c, ok = subcommands[words[0]][words[1]]
 	}
 	return c, ok && len(words) <= 2

@@ -22,7 +22,7 @@ type Config struct {
 	path     string
 	settings []config.Setting
 	err      error
-	off      bool // flags alone: Effective parsing the command line by itself
+	off      bool // flags alone: Print parsing the command line by itself
 }
 
 // Load reads the config file (explicit, else the one config.Read finds from the
@@ -38,9 +38,6 @@ func (c *Config) Load(explicit string) error {
 	})
 	return c.applied()
 }
-
-// Path is the file Load read, "" for none.
-func (c *Config) Path() string { return c.path }
 
 // Apply sets the flags of command cmd in fs that the loaded settings name. A value
 // a flag refuses is kept for RunCommand to report with where it came from.
@@ -80,22 +77,27 @@ func (c *Config) load(cmd *Command, args []string) error {
 	return c.Load(explicit)
 }
 
-// Effective is what command cmd would run with given flags args (not the flags'
-// defaults): the loaded settings merged with the flags given, each with where it
-// came from. cmd nil is the settings alone.
-func (c *Config) Effective(cmd *Command, args []string) ([]config.Line, error) {
+// Print writes the effective settings for command cmd given flags args (cmd nil:
+// the settings alone), one "key = value  # source" line each, after a line naming
+// the file read.
+func (c *Config) Print(w io.Writer, cmd *Command, args []string) error {
+	if c.path == "" {
+		fmt.Fprintf(w, "# no config file (%s from the working directory upwards, --%s or %s)\n", config.FileName, c.Flag, config.EnvConfig)
+	} else {
+		fmt.Fprintf(w, "# config file: %s\n", c.path)
+	}
 	given := map[string][]string{}
 	name := ""
 	if cmd != nil {
 		name = cmd.Name
-		c.off = true
+		c.off = true // the flags given alone
 		fs := flag.NewFlagSet(name, flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		fs.String(c.Flag, "", "")
 		cmd.Flags(fs)
 		c.off = false
 		if err := fs.Parse(args); err != nil {
-			return nil, Usagef("%s: %v", name, err)
+			return Usagef("%s: %v", name, err)
 		}
 		fs.Visit(func(f *flag.Flag) {
 			if m, ok := f.Value.(*Strings); ok {
@@ -105,5 +107,16 @@ func (c *Config) Effective(cmd *Command, args []string) ([]config.Line, error) {
 			}
 		})
 	}
-	return c.Bindings.Effective(c.settings, name, given), nil
+	for _, l := range c.Bindings.Effective(c.settings, name, given) {
+		src := l.Source
+		switch {
+		case l.Option == "":
+		case l.Added:
+			src += " + flag --" + l.Option
+		default:
+			src = "flag --" + l.Option
+		}
+		fmt.Fprintf(w, "%s = %s  # %s\n", l.Key, l.Value(), src)
+	}
+	return nil
 }
