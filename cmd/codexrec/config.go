@@ -10,9 +10,9 @@ import (
 func init() {
 	register(&command{
 		name:    "config",
-		args:    "[--config FILE] [replay|record|check|sanitize [FLAGS...]]",
+		args:    "[--config FILE] [--json] [replay|record|check|sanitize [FLAGS...]] (what follows the command is its flags)",
 		summary: "print the effective settings of .codexrec.toml, the environment and (given a command) its flags, each with where it came from",
-		flags:   func(fs *flag.FlagSet) any { return nil },
+		flags:   func(fs *flag.FlagSet) any { return fs.Bool("json", false, "print the settings as one JSON document") },
 		run:     runConfig,
 	})
 }
@@ -62,7 +62,7 @@ func loadConfig(explicit string) error { return settings.Load(explicit) }
 func applyConfig(cmd string, fs *flag.FlagSet) { settings.Apply(cmd, fs) }
 
 // runConfig prints the effective settings: key, value, source.
-func runConfig(_ any, args []string, std stdio) error {
+func runConfig(asJSON any, args []string, std stdio) error {
 	if err := loadConfig(""); err != nil {
 		return err
 	}
@@ -74,5 +74,5 @@ func runConfig(_ any, args []string, std stdio) error {
 		}
 		c, args = x.cli(), args[1:]
 	}
-	return settings.Print(std.out, c, args)
+	return settings.Print(std.out, c, args, *asJSON.(*bool))
 }

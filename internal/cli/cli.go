@@ -35,7 +35,8 @@ type Command struct {
 	Run func(cfg any, args []string, io IO) error
 	// Interspersed lets flags follow the positional arguments ("diff a b --json");
 	// "--" still ends them. A command whose arguments are another command line,
-	// with flags of its own, cannot have it.
+	// with flags of its own, cannot have it. A command without Flags and without
+	// Subcommands has it always (it takes only the flags every command has).
 	Interspersed bool
 	// DashCommand keeps "--" among the arguments Run gets: what follows it is a
 	// command line.
@@ -125,7 +126,7 @@ func (a *App) RunCommand(c *Command, args []string, std IO) error {
 	if err != nil {
 		return err
 	}
-	if c.Interspersed {
+	if c.Interspersed || (c.Flags == nil && c.Subcommands == nil) {
 		args, err = ParseInterspersed(fs, args, c.DashCommand)
 	} else if err = fs.Parse(args); err == nil {
 		args = fs.Args()
@@ -187,10 +188,14 @@ func (a *App) PrintCommandUsage(c *Command, out io.Writer) {
 // PrintUsage prints the list of commands.
 func (a *App) PrintUsage(w io.Writer) {
 	fmt.Fprintf(w, "%s %s: %s\n\nusage: %s COMMAND [flags] [args]\n\ncommands:\n", a.Name, a.Version, a.Summary, a.Name)
-	for _, n := range a.names() {
-		fmt.Fprintf(w, "  %-10s %s\n", n, a.Commands[n].Summary)
+	width := 10
+	for n := range a.Commands {
+		width = max(width, len(n))
 	}
-	fmt.Fprintf(w, "  %-10s %s\n  %-10s %s\n", "help", "help COMMAND: a command's flags", "version", "print "+a.Name+"'s version")
+	for _, n := range a.names() {
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, a.Commands[n].Summary)
+	}
+	fmt.Fprintf(w, "  %-*s %s\n  %-*s %s\n", width, "help", "help COMMAND: a command's flags", width, "version", "print "+a.Name+"'s version")
 	a.printExitCodes(w)
 }
 

@@ -82,7 +82,11 @@ func newApp(settings *cli.Config) *cli.App {
 		}
 		return a.RunCommand(group.Subcommands[args[0]], args[1:], io)
 	}
-	a.Commands = map[string]*cli.Command{"echo": echo("echo"), "raw": raw, "grp": group}
+	plain := &cli.Command{Name: "plain", Summary: "no flags of its own", Run: func(_ any, args []string, io cli.IO) error {
+		fmt.Fprintf(io.Out, "%s reveal=%v\n", strings.Join(args, ","), io.Reveal)
+		return nil
+	}}
+	a.Commands = map[string]*cli.Command{"echo": echo("echo"), "raw": raw, "grp": group, "plain": plain}
 	return a
 }
 
@@ -101,6 +105,8 @@ func TestDispatchAndErrors(t *testing.T) {
 	}{
 		{[]string{"echo", "a", "--json", "b", "--tag", "x", "--", "--tag"}, 0, "a,b,--tag json=true tags=[x]", ""},
 		{[]string{"raw", "cmd", "-n", "--", "run", "--x"}, 0, "cmd,--,run,--x n=true", ""},
+		// A command without flags of its own takes the common ones anywhere.
+		{[]string{"plain", "x", "--reveal", "y"}, 0, "x,y reveal=true", ""},
 		{[]string{"help"}, 0, "  grp        a group\n", ""},
 		{[]string{"help", "grp", "echo"}, 0, "usage: tool grp echo [--json]", ""},
 		{[]string{"echo", "-h"}, 0, "-tag value", ""},
@@ -158,7 +164,7 @@ func TestConfigBinding(t *testing.T) {
 		t.Errorf("exit %d: %q %q", code, out, errs)
 	}
 	var b bytes.Buffer
-	if err := a.Config.Print(&b, a.Commands["echo"], []string{"--level", "error"}); err != nil {
+	if err := a.Config.Print(&b, a.Commands["echo"], []string{"--level", "error"}, false); err != nil {
 		t.Fatal(err)
 	}
 	want := "# config file: " + file + "\ncheck.fail_on = \"error\"  # flag --level\ncheck.disable = [\"a\", \"b\"]  # " + file + ":3\n"

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -78,36 +79,28 @@ func (c *Config) load(cmd *Command, args []string) error {
 }
 
 // Print writes the effective settings for command cmd given flags args (cmd nil:
-// the settings alone), one "key = value  # source" line each, after a line naming
-// the file read.
-func (c *Config) Print(w io.Writer, cmd *Command, args []string) error {
-	if c.path == "" {
+// the settings alone), one "key = value  # source" line each after a line naming
+// the file read, or as one JSON document {"File", "Settings": [config.Line...]}.
+func (c *Config) Print(w io.Writer, cmd *Command, args []string, asJSON bool) error {
+	lines, err := c.effective(cmd, args)
+	switch {
+	case err != nil:
+		return err
+	case asJSON:
+		b, err := json.MarshalIndent(struct {
+			File     string
+			Settings []config.Line
+		}{c.path, lines}, "", "  ")
+		if err == nil {
+			_, err = fmt.Fprintf(w, "%s\n", b)
+		}
+		return err
+	case c.path == "":
 		fmt.Fprintf(w, "# no config file (%s from the working directory upwards, --%s or %s)\n", config.FileName, c.Flag, config.EnvConfig)
-	} else {
+	default:
 		fmt.Fprintf(w, "# config file: %s\n", c.path)
 	}
-	given := map[string][]string{}
-	name := ""
-	if cmd != nil {
-		name = cmd.Name
-		c.off = true // the flags given alone
-		fs := flag.NewFlagSet(name, flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		fs.String(c.Flag, "", "")
-		cmd.Flags(fs)
-		c.off = false
-		if err := fs.Parse(args); err != nil {
-			return Usagef("%s: %v", name, err)
-		}
-		fs.Visit(func(f *flag.Flag) {
-			if m, ok := f.Value.(*Strings); ok {
-				given[f.Name] = *m
-			} else {
-				given[f.Name] = []string{f.Value.String()}
-			}
-		})
-	}
-	for _, l := range c.Bindings.Effective(c.settings, name, given) {
+	for _, l := range lines {
 		src := l.Source
 		switch {
 		case l.Option == "":
@@ -119,4 +112,30 @@ func (c *Config) Print(w io.Writer, cmd *Command, args []string) error {
 		fmt.Fprintf(w, "%s = %s  # %s\n", l.Key, l.Value(), src)
 	}
 	return nil
+}
+
+// effective merges the settings with the flags args of command cmd, given alone.
+func (c *Config) effective(cmd *Command, args []string) ([]config.Line, error) {
+	given := map[string][]string{}
+	name := ""
+	if cmd != nil {
+		name = cmd.Name
+		c.off = true // the flags given alone
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.String(c.Flag, "", "")
+		cmd.Flags(fs)
+		c.off = false
+		if err := fs.Parse(args); err != nil {
+			return nil, Usagef("%s: %v", name, err)
+		}
+		fs.Visit(func(f *flag.Flag) {
+			if m, ok := f.Value.(*Strings); ok {
+				given[f.Name] = *m
+			} else {
+				given[f.Name] = []string{f.Value.String()}
+			}
+		})
+	}
+	return c.Bindings.Effective(c.settings, name, given), nil
 }
