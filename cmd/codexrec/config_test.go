@@ -2,6 +2,9 @@ package main_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,5 +163,38 @@ func TestConfigSanitize(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "with.jsonl"))
 	if r.code != 0 || bytes.Contains(b, []byte("hello to codexrec")) || !bytes.Contains(b, []byte("<redacted:known-secret:")) {
 		t.Errorf("with sanitize.secret_envs: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// TestConfigJSON: config --json is one document of the same settings, each with
+// where it came from; what follows the command's name is that command's flags.
+func TestConfigJSON(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(cfg, []byte("[check]\ndisable = [\"noise\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runIn(t, dir, nil, nil, "config", "--json", "--config", cfg, "check", "--fail-on", "warning", "--disable", "exits")
+	var doc struct {
+		File     string
+		Settings []struct {
+			Key, Source, Option string
+			Values              []string
+			Added               bool
+		}
+	}
+	if err := json.Unmarshal(r.stdout, &doc); r.code != 0 || err != nil {
+		t.Fatalf("exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	got := map[string]string{}
+	for _, s := range doc.Settings {
+		got[s.Key] = fmt.Sprintf("%v %s %s %v", s.Values, s.Source, s.Option, s.Added)
+	}
+	want := map[string]string{
+		"check.disable": "[noise exits] " + cfg + ":2 disable true",
+		"check.fail_on": "[warning]  fail-on false",
+	}
+	if doc.File != cfg || !maps.Equal(got, want) {
+		t.Errorf("file %q, settings %v; want %v", doc.File, got, want)
 	}
 }
