@@ -42,14 +42,10 @@ func (l failLevel) fails(r schema.Rule) bool {
 
 // checkSeverity is the level as check's severity; ok is false for never.
 func (l failLevel) checkSeverity() (check.Severity, bool) {
-	s, ok := map[failLevel]check.Severity{failInfo: check.Info, failWarning: check.Warning, failError: check.Error}[l]
-	if !ok {
-		return check.Error, false
-	}
-	return s, true
+	return [...]check.Severity{check.Error, check.Info, check.Warning, check.Error}[l], l != failNever
 }
 
 // tier is the level as a schema diff tier (error is breaking); ok is false for never.
 func (l failLevel) tier() (diff.Tier, bool) {
-	return diff.ParseTier(map[failLevel]string{failInfo: "info", failWarning: "warning", failError: "breaking"}[l])
+	return diff.ParseTier([...]string{"", "info", "warning", "breaking"}[l])
 }
