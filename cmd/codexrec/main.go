@@ -91,7 +91,7 @@ func main() {
 	if shimName(os.Args[0]) { // a symlink named codex (see shim.go)
 		os.Exit(app.Exit(shimMain(os.Args[0], &shimConfig{}, os.Args[1:], fromCLI(std)), "", std.Err))
 	}
-	stop := cli.StartProfiles("CODEXREC_", os.Stderr)
+	stop := cli.StartProfiles("CODEXREC_", cli.Prefixed(os.Stderr, "codexrec: "))
 	code := app.Main(os.Args[1:], std)
 	stop()
 	os.Exit(code)
