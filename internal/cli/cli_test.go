@@ -190,13 +190,15 @@ func TestCompletion(t *testing.T) {
 		out, err := exec.Command(bash, "-c", `source /dev/stdin <<<"$0"
 COMP_WORDS=(tool ec); COMP_CWORD=1; _tool; echo "${COMPREPLY[@]}"
 COMP_WORDS=(tool grp e); COMP_CWORD=2; _tool; echo "${COMPREPLY[@]}"
-COMP_WORDS=(tool echo --re); COMP_CWORD=2; _tool; echo "${COMPREPLY[@]}"`, b.String()).CombinedOutput()
-		if err != nil || string(out) != "echo\necho\n--reveal\n" {
+COMP_WORDS=(tool echo --re); COMP_CWORD=2; _tool; echo "${COMPREPLY[@]}"
+COMP_WORDS=(tool grp echo x --ta); COMP_CWORD=4; _tool; echo "${COMPREPLY[@]}"`, b.String()).CombinedOutput()
+		if err != nil || string(out) != "echo\necho\n--reveal\n--tag\n" {
 			t.Errorf("bash: %v %q\n%s", err, out, b.String())
 		}
 	}
 	b.Reset()
-	if err := a.Completion(&b, "fish"); err != nil || !strings.Contains(b.String(), "complete -c tool -n '__fish_seen_subcommand_from echo' -l tag\n") {
+	if err := a.Completion(&b, "fish"); err != nil || !strings.Contains(b.String(), "complete -c tool -n '__fish_seen_subcommand_from echo' -l tag\n") ||
+		!strings.Contains(b.String(), "complete -c tool -n '__fish_seen_subcommand_from grp; and __fish_seen_subcommand_from echo' -l tag\n") {
 		t.Errorf("fish: %v\n%s", err, b.String())
 	}
 	var ue cli.UsageError

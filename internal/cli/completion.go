@@ -64,13 +64,27 @@ func (a *App) bash(b *strings.Builder, words map[string][]string, zsh bool) {
 	if zsh {
 		fmt.Fprintf(b, "#compdef %s\nautoload -U +X bashcompinit && bashcompinit\n", a.Name)
 	}
-	fmt.Fprintf(b, "%s() {\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} words=\"\"\n", fn)
+	fmt.Fprintf(b, "%s() {\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} key=${COMP_WORDS[1]} words=\"\"\n", fn)
+	var groups []string
+	for _, n := range a.names() {
+		if len(a.Commands[n].Subcommands) > 0 {
+			groups = append(groups, n)
+		}
+	}
+	if len(groups) > 0 { // past a group's subcommand, that subcommand's flags
+		fmt.Fprintf(b, "\t[ \"$COMP_CWORD\" -gt 2 ] && case \"$key\" in %s) key=\"$key ${COMP_WORDS[2]}\" ;; esac\n", strings.Join(groups, "|"))
+	}
 	b.WriteString("\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n")
 	fmt.Fprintf(b, "\t\twords=%q\n", strings.Join(a.completionNames(), " "))
-	b.WriteString("\telse\n\t\tcase \"${COMP_WORDS[1]}\" in\n")
-	for _, n := range a.names() {
-		if fl := words[n]; len(fl) > 0 {
-			fmt.Fprintf(b, "\t\t%s) words=%q ;;\n", n, strings.Join(fl, " "))
+	b.WriteString("\telse\n\t\tcase \"$key\" in\n")
+	keys := make([]string, 0, len(words))
+	for k := range words {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if fl := words[k]; len(fl) > 0 {
+			fmt.Fprintf(b, "\t\t%q) words=%q ;;\n", k, strings.Join(fl, " "))
 		}
 	}
 	b.WriteString("\t\tesac\n\tfi\n")
@@ -81,9 +95,15 @@ func (a *App) bash(b *strings.Builder, words map[string][]string, zsh bool) {
 
 func (a *App) fish(b *strings.Builder, words map[string][]string) {
 	fmt.Fprintf(b, "complete -c %s -n __fish_use_subcommand -f -a %q\n", a.Name, strings.Join(a.completionNames(), " "))
-	for _, n := range a.names() {
-		for _, f := range words[n] {
-			cond := fmt.Sprintf("complete -c %s -n '__fish_seen_subcommand_from %s'", a.Name, n)
+	keys := make([]string, 0, len(words))
+	for k := range words {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		// "schema diff": seen schema, and diff.
+		cond := fmt.Sprintf("complete -c %s -n '__fish_seen_subcommand_from %s'", a.Name, strings.ReplaceAll(k, " ", "; and __fish_seen_subcommand_from "))
+		for _, f := range words[k] {
 			switch {
 			case strings.HasPrefix(f, "--"):
 				fmt.Fprintf(b, "%s -l %s\n", cond, f[2:])
