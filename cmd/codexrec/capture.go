@@ -116,9 +116,6 @@ func (c *captureConfig) done(cmd string, res *fixtures.CaptureResult, err error,
 
 // mcpCommand is the fixture MCP server's argv: codexrec itself, as mcp-fixture.
 func mcpCommand() []string {
-	self, err := os.Executable()
-	if err != nil {
-		self = os.Args[0]
-	}
-	return []string{self, "mcp-fixture"}
+	self, _ := os.Executable()
+	return []string{cmp.Or(self, os.Args[0]), "mcp-fixture"}
 }
