@@ -79,7 +79,7 @@ func (c *captureConfig) options(std stdio) (err error) {
 	} else if _, err := parseFailOn(c.stages.failOn); err != nil {
 		return usagef("%v", err)
 	}
-	c.stages.version = c.codexVersion // "" lets the pipeline read the version from the session
+	c.stages.version = c.codexVersion // in a capture the binary's version and the schema's are one
 	if c.Codex == "" {
 		c.codexVersion = cmp.Or(c.codexVersion, codexbin.Newest)
 		if c.Codex, err = findCodex(c.codexVersion, c.install, true, std); err != nil {
