@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/codexrec/codexrec/serve"
@@ -33,7 +29,7 @@ func runServe(cfg any, args []string, std stdio) error {
 		fmt.Fprintln(own(std.out), url)
 		fmt.Fprintf(std.err, "codexrec serve: serving %d directories; open the address above (Ctrl-C stops)\n", max(len(args), 1))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	err := serve.Run(ctx, *o)
 	if errors.Is(err, serve.ErrNotLoopback) {
