@@ -45,11 +45,11 @@ func captureFlags(fs *flag.FlagSet) any {
 func runCapture(cfg any, args []string, std stdio) (err error) {
 	c := cfg.(*captureConfig)
 	if c.list {
-		for _, n := range fixtures.Names() {
-			s, _ := fixtures.Shipped(n)
-			fmt.Fprintf(std.out, "%-18s %s\n", n, s.Description)
+		all, err := fixtures.List()
+		for _, s := range all {
+			fmt.Fprintf(std.out, "%-18s %s\n", s.Name, s.Description)
 		}
-		return nil
+		return err
 	} else if len(args) > 0 {
 		return usagef("unexpected arguments %q", args)
 	} else if c.scenario == "" {
