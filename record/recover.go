@@ -24,12 +24,13 @@ type RecoverOptions struct {
 var ErrNotInProgress = errors.New("not named like a recording in progress (.NAME.*.tmp)")
 
 // Recover completes and publishes the recording a killed recorder left in the
-// temporary file tmp at target (recorder.Recover) behind the leak guard; an empty
-// target is the name the recording was started for (recorder.TargetOf, else an
-// error wrapping ErrNotInProgress; a tmp that does not exist is that error). It returns
-// where the recording is and its trailer (nil when it had already been published).
-// A recording the guard could not clean stays at tmp (*sanitize.LeakError); one it
-// redacted is published and reported as a *sanitize.RedactedError.
+// temporary file tmp at target (recorder.Recover) behind the leak guard. A tmp that
+// does not exist is an fs.ErrNotExist error; an empty target is the name the
+// recording was started for (recorder.TargetOf), or an error wrapping
+// ErrNotInProgress when tmp is not named like one. It returns where the recording
+// is and its trailer (nil when it had already been published). A recording the
+// guard could not clean stays at tmp (*sanitize.LeakError); one it redacted is
+// published and reported as a *sanitize.RedactedError.
 func Recover(tmp, target string, o RecoverOptions) (string, *recorder.Trailer, error) {
 	if _, err := os.Lstat(tmp); err != nil {
 		return "", nil, err

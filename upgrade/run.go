@@ -16,8 +16,9 @@ import (
 )
 
 // Options say what Run compares. From (or CodexFrom), To (or CodexTo) and either
-// Recordings or Scenarios are required; the zero value of the rest reruns into a temporary directory removed
-// at the end, finds binaries in the pinned cache and says nothing while it works.
+// Recordings or Scenarios are required; the zero value of the rest reruns into a
+// temporary directory removed at the end, finds binaries in the pinned cache and
+// says nothing while it works.
 type Options struct {
 	From, To   string
 	Recordings []string
