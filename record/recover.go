@@ -3,6 +3,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
@@ -18,12 +19,27 @@ type RecoverOptions struct {
 	Guard *sanitize.Sanitizer
 }
 
+// ErrNotInProgress is Recover's refusal of a temporary file not named like a
+// recording in progress (.NAME.*.tmp) when no target is given.
+var ErrNotInProgress = errors.New("not named like a recording in progress (.NAME.*.tmp)")
+
 // Recover completes and publishes the recording a killed recorder left in the
-// temporary file tmp at target (recorder.Recover) behind the leak guard. It returns
-// where the recording is and its trailer (nil when it had already been published).
-// A recording the guard could not clean stays at tmp (*sanitize.LeakError); one it
-// redacted is published and reported as a *sanitize.RedactedError.
+// temporary file tmp at target (recorder.Recover) behind the leak guard. A tmp that
+// does not exist is an fs.ErrNotExist error; an empty target is the name the
+// recording was started for (recorder.TargetOf), or an error wrapping
+// ErrNotInProgress when tmp is not named like one. It returns where the recording
+// is and its trailer (nil when it had already been published). A recording the
+// guard could not clean stays at tmp (*sanitize.LeakError); one it redacted is
+// published and reported as a *sanitize.RedactedError.
 func Recover(tmp, target string, o RecoverOptions) (string, *recorder.Trailer, error) {
+	if _, err := os.Lstat(tmp); err != nil {
+		return "", nil, err
+	}
+	if target == "" {
+		if target = recorder.TargetOf(tmp); target == "" {
+			return "", nil, fmt.Errorf("%s is %w", tmp, ErrNotInProgress)
+		}
+	}
 	var opt recorder.RecoverOptions
 	var redacted []sanitize.Leak
 	opt.Force = o.Force

@@ -15,9 +15,10 @@ import (
 	"github.com/codexrec/codexrec/schema"
 )
 
-// Options say what Run compares. From, To and either Recordings or Scenarios are
-// required; the zero value of the rest reruns into a temporary directory removed
-// at the end, finds binaries in the pinned cache and says nothing while it works.
+// Options say what Run compares. From (or CodexFrom), To (or CodexTo) and either
+// Recordings or Scenarios are required; the zero value of the rest reruns into a
+// temporary directory removed at the end, finds binaries in the pinned cache and
+// says nothing while it works.
 type Options struct {
 	From, To   string
 	Recordings []string
@@ -31,6 +32,9 @@ type Options struct {
 	Capture fixtures.CaptureOptions
 	// Codex finds a version's binary; nil is the pinned cache (codexbin.Find).
 	Codex func(version string) (string, error)
+	// CodexFrom and CodexTo, when set, are the binaries of From and To in place of
+	// Codex's; an empty From or To is then its binary's version (codexbin.Version).
+	CodexFrom, CodexTo string
 	// Progress, when set, is told each step as it starts.
 	Progress func(step string)
 }
@@ -63,14 +67,33 @@ type Outcome struct {
 
 // Run reruns each recording (or captures each shipped scenario) on From and To,
 // diffs each pair, adds the schema diff and judges each recording. A recording
-// whose rerun fails is judged breaking with the reason; errors are a *MissingError
-// or the work directory's.
+// whose rerun fails is judged breaking with the reason; errors are a *MissingError,
+// a binary's that could not tell its version, or the work directory's.
 func Run(ctx context.Context, o Options) (*Outcome, error) {
+	for _, s := range []struct{ v, bin *string }{{&o.From, &o.CodexFrom}, {&o.To, &o.CodexTo}} {
+		if *s.v == "" && *s.bin != "" {
+			v, err := codexbin.Version(ctx, *s.bin)
+			if err != nil {
+				return nil, err
+			}
+			*s.v = v
+		}
+	}
 	if o.From == "" || o.To == "" {
 		return nil, errors.New("upgrade: want both versions")
 	}
-	if o.Codex == nil {
-		o.Codex = codexbin.Find
+	find := o.Codex
+	if find == nil {
+		find = codexbin.Find
+	}
+	o.Codex = func(v string) (string, error) {
+		switch {
+		case v == o.From && o.CodexFrom != "":
+			return o.CodexFrom, nil
+		case v == o.To && o.CodexTo != "":
+			return o.CodexTo, nil
+		}
+		return find(v)
 	}
 	bins := map[string]string{}
 	for _, v := range o.versions() {
@@ -178,13 +201,8 @@ func (o *Options) side(ctx context.Context, input, v string, bins map[string]str
 	}
 	o.progress(fmt.Sprintf("rerunning %s on codex %s", input, v))
 	res, err := fixtures.Rerun(ctx, input, c)
-	if res != nil {
-		for _, s := range res.Skipped {
-			*notes = append(*notes, "on "+v+": not reconstructed: "+s)
-		}
-		for _, n := range res.Notes {
-			*notes = append(*notes, "on "+v+": "+n)
-		}
+	for _, m := range res.Remarks() {
+		*notes = append(*notes, "on "+v+": "+m)
 	}
 	if err != nil {
 		return "", fmt.Errorf("rerun on codex %s: %w", v, err)

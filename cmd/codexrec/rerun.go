@@ -1,25 +1,16 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"os/signal"
-	"syscall"
 
 	"github.com/codexrec/codexrec/fixtures"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
-	register(&command{
-		name:         "rerun",
-		args:         "[--codex PATH | --codex-version V] -o OUT [capture flags] RECORDING",
-		summary:      "re-capture a recorded session on another codex, hermetically: its client replayed, its model side rebuilt (see scenario from-recording)",
-		flags:        rerunFlags,
-		run:          runRerun,
-		interspersed: true,
-	})
+	register(&command{name: "rerun", args: "[--codex PATH | --codex-version V] -o OUT [capture flags] RECORDING", flags: rerunFlags, run: runRerun, interspersed: true,
+		summary: "re-capture a recorded session on another codex, hermetically: its client replayed, its model side rebuilt (see scenario from-recording)"})
 }
 
 // rerun is capture with the scenario derived from a recording: the same fake model,
@@ -30,25 +21,17 @@ func runRerun(cfg any, args []string, std stdio) error {
 	c := cfg.(*captureConfig)
 	if len(args) != 1 {
 		return usagef("want one recording")
-	}
-	if c.scenario != "" || c.list {
+	} else if c.scenario != "" || c.list {
 		return usagef("rerun derives its scenario from the recording; --scenario and --list are capture's")
-	}
-	o, err := c.options(std)
-	if err != nil {
+	} else if err := c.options(std); err != nil {
 		return err
 	}
-	o.MCPCommand = mcpCommand()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	c.MCPCommand = mcpCommand()
+	ctx, stop := interruptible()
 	defer stop()
-	res, err := fixtures.Rerun(ctx, args[0], o)
-	if res != nil {
-		for _, s := range res.Skipped {
-			fmt.Fprintf(std.err, "codexrec rerun: not reconstructed: %s\n", sanitize.MaskText(s))
-		}
-		for _, n := range res.Notes {
-			fmt.Fprintf(std.err, "codexrec rerun: %s\n", sanitize.MaskText(n))
-		}
+	res, err := fixtures.Rerun(ctx, args[0], c.CaptureOptions)
+	for _, s := range res.Remarks() {
+		fmt.Fprintf(std.err, "codexrec rerun: %s\n", sanitize.MaskText(s))
 	}
-	return c.done("rerun", o, res, err, std)
+	return c.done("rerun", res, err, std)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,14 +11,8 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:         "sanitize",
-		args:         "IN -o OUT [flags]",
-		summary:      "write a sanitized copy of a recording, then run the leak guard on it",
-		flags:        sanitizeCmdFlags,
-		run:          runSanitize,
-		interspersed: true,
-	})
+	register(&command{name: "sanitize", args: "IN -o OUT [flags]", flags: sanitizeCmdFlags, run: runSanitize, interspersed: true,
+		summary: "write a sanitized copy of a recording, then run the leak guard on it"})
 }
 
 type sanitizeConfig struct {
@@ -39,17 +32,15 @@ func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runSanitize(cfg any, args []string, std stdio) error {
+func runSanitize(cfg any, args []string, std stdio) (err error) {
 	c := cfg.(*sanitizeConfig)
 	if len(args) != 1 {
 		return usagef("want exactly one recording to sanitize")
-	}
-	if c.out == "" {
+	} else if c.out == "" {
 		return usagef("-o FILE is required (- for stdout)")
 	}
 	cwd := ""
 	if !c.noMaps {
-		var err error
 		if cwd, err = os.Getwd(); err != nil {
 			return err
 		}
@@ -66,17 +57,11 @@ func runSanitize(cfg any, args []string, std stdio) error {
 	} else {
 		warning, err = s.SanitizeFile(args[0], c.out, recorder.Options{Force: c.force})
 	}
-	if errors.Is(err, recorder.ErrExists) || errors.Is(err, recorder.ErrNotReplaceable) {
-		return createError(err)
-	}
 	if warning != "" {
 		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))
 	}
 	if r := s.Report(); len(r.Redactions) > 0 {
 		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
 	}
-	if err != nil {
-		return finishError(err)
-	}
-	return nil
+	return exitFor(err)
 }

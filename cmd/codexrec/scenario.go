@@ -3,42 +3,21 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/sanitize"
 	"io"
 
 	"github.com/codexrec/codexrec/fixtures/derive"
-	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
-	register(&command{
-		name:    "scenario",
-		args:    "SUBCOMMAND [flags] [args] (subcommands: from-recording)",
-		summary: "work with capture scenarios: scenario from-recording FILE derives one that replays a recording",
-		run:     runScenario,
-	})
+	register(&command{name: "scenario", args: "SUBCOMMAND [flags] [args] (subcommands: from-recording)",
+		run:     func(_ any, args []string, std stdio) error { return runSub(scenarioCommands, args, std) },
+		summary: "work with capture scenarios: scenario from-recording FILE derives one that replays a recording"})
 }
 
 var scenarioCommands = map[string]*command{
-	"from-recording": {
-		name:         "scenario from-recording",
-		args:         "[-o FILE] [--force] RECORDING",
-		summary:      "derive a capture scenario that replays RECORDING (its client messages, answers and model side); capture --scenario runs it",
-		flags:        fromRecordingFlags,
-		run:          runFromRecording,
-		interspersed: true,
-	},
-}
-
-func runScenario(_ any, args []string, std stdio) error {
-	if len(args) == 0 {
-		return usagef("want a subcommand: from-recording")
-	}
-	c, ok := scenarioCommands[args[0]]
-	if !ok {
-		return usagef("unknown subcommand %q (want from-recording)", args[0])
-	}
-	return runCommand(c, args[1:], std)
+	"from-recording": {name: "scenario from-recording", args: "[-o FILE] [--force] RECORDING", flags: fromRecordingFlags, run: runFromRecording, interspersed: true,
+		summary: "derive a capture scenario that replays RECORDING (its client messages, answers and model side); capture --scenario runs it"},
 }
 
 type fromRecordingConfig struct {
@@ -58,7 +37,7 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 	if len(args) != 1 {
 		return usagef("want one recording")
 	}
-	res, err := deriveScenario(args[0])
+	res, err := derive.FromFile(args[0])
 	if err != nil {
 		return err
 	}
@@ -73,25 +52,5 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 		_, err := std.out.Write(b)
 		return err
 	}
-	return usageOrIO0(writeOutput(c.out, c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err }))
-}
-
-// deriveScenario reads a recording and derives its scenario.
-func deriveScenario(path string) (*derive.Result, error) {
-	rec, err := recorder.ReadFile(path)
-	if err != nil {
-		return nil, usageOrIO(err)
-	}
-	res, err := derive.FromRecording(rec, path)
-	if err != nil {
-		return nil, &exitError{exitUsage, err}
-	}
-	return res, nil
-}
-
-func usageOrIO0(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageOrIO(err)
+	return writeOutput(c.out, c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err })
 }

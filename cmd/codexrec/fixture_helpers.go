@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/sanitize"
+)
+
+// runSub runs the subcommand args[0] of subs (codex install, scenario from-recording).
+func runSub(subs map[string]*command, args []string, std stdio) error {
+	names := strings.Join(slices.Sorted(maps.Keys(subs)), ", ")
+	if len(args) == 0 {
+		return usagef("want a subcommand: %s", names)
+	}
+	c, ok := subs[args[0]]
+	if !ok {
+		return usagef("unknown subcommand %q (want %s)", args[0], names)
+	}
+	return runCommand(c, args[1:], std)
+}
+
+// interruptible is a context that SIGINT or SIGTERM cancels.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+}
+
+// exitFor is the exit status of an error from the libraries that write
+// recordings: a bad sanitizer setting names its flag, a recording in the way says
+// whether --force helps, the leak guard's refusal or redaction is exitLeak,
+// anything else is usage or I/O.
+func exitFor(err error) error {
+	var se *sanitize.SettingError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se):
+		return settingError(err)
+	case errors.Is(err, recorder.ErrExists) || errors.Is(err, recorder.ErrNotReplaceable):
+		return createError(err)
+	}
+	return finishError(err)
+}
