@@ -21,10 +21,3 @@ func warnProblems(stderr io.Writer, cmd string, rd interface{ Warning() string }
 type recordingProblems struct{ *recorder.Recording }
 
 func (r recordingProblems) Warning() string { return recorder.Warning(r.Name, r.Problems) }
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
