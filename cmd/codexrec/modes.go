@@ -1,53 +1,37 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/codexrec/codexrec/dropin"
-	"github.com/codexrec/codexrec/shim"
+	"github.com/codexrec/codexrec/record"
+	"github.com/codexrec/codexrec/stale"
 )
 
-// modeSession is a drop-in session (dropin.Session) recorded with record's
-// settings rec and replayed with replay's rep; replace says that a record replaces
-// an existing recording (mode record chosen, or --force).
-func modeSession(mode shim.Mode, command []string, rec *recordConfig, rep *replayConfig, replace bool, std stdio) (*dropin.Session, error) {
+// modes fills in m, a drop-in session's settings, from record's flags rec and
+// replay's rep: the notes and the replay's diagnostics go to stderr and, when set,
+// to report too.
+func modes(m *dropin.Modes, rec *recordConfig, rep *replayConfig, std stdio, report io.Writer) error {
 	note := std.err
-	if sessionReport != nil {
-		note = io.MultiWriter(std.err, sessionReport)
+	if report != nil {
+		note = io.MultiWriter(std.err, report)
 	}
-	ro, err := rec.options(std)
-	if err != nil {
-		return nil, err
+	if m.Command != nil {
+		rep.stale.codex = m.Command[0] // --min-codex installed: the codex that would record
 	}
-	ro.Force = replace || rec.force
+	var err error
+	if m.Record, err = rec.options(std); err != nil {
+		return err
+	}
 	rstd := std
 	rstd.err = note
-	po, err := rep.options(rstd)
-	if err != nil {
-		return nil, err
+	if m.Replay, err = rep.options(rstd); err != nil {
+		return err
 	}
-	s := &dropin.Session{Mode: mode, Command: command}
-	s.Decided = func(m shim.Mode, a shim.Action, path string) {
-		fmt.Fprintf(note, "codexrec: mode %s: %s %s\n", m, a, path)
-	}
-	s.Override = func(path string, a shim.Action) shim.Action {
-		a, fresh := rerecordStale(rep, s.Command, path, a, note)
-		ro.Force = ro.Force || fresh
-		return a
-	}
-	s.Extend = func(path string, in io.Reader) error {
-		estd := std
-		estd.err = note
-		return extendSession(rec, rep, s.Command, path, in, estd)
-	}
-	s.Replaced = func(dir string, n int) {
-		fmt.Fprintf(std.err, "codexrec: %s replaced by %d new recording(s)\n", dir, n)
-	}
-	s.UseRunners(context.Background(), ro, po)
-	return s, nil
+	m.Log, m.Stale, m.StalePolicy = prefixed(note, "codexrec: "), stale.Action(rep.stale.action), rep.stale.policy
+	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
+	return nil
 }
 
 // defaultRecordConfig is record's flags at their defaults.
