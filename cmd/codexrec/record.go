@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/codexrec/codexrec/dropin"
@@ -14,6 +15,7 @@ import (
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/shim"
+	"github.com/codexrec/codexrec/stale"
 	"github.com/codexrec/codexrec/wsproxy"
 )
 
@@ -69,7 +71,7 @@ func runRecord(cfg any, args []string, std stdio) error {
 	}
 	mode, _ := shim.ParseMode(firstSet(c.mode, "record"))
 	m := &dropin.Modes{Mode: mode, Command: args, Replace: c.mode != ""}
-	if err := modes(m, c, defaultReplayConfig(), std, nil); err != nil {
+	if err := modes(m, c, replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig), std, nil); err != nil {
 		return err
 	}
 	return runnerError(m.Run(context.Background(), c.out, std.in))
@@ -78,42 +80,37 @@ func runRecord(cfg any, args []string, std stdio) error {
 // check refuses flags and arguments that do not go together.
 func (c *recordConfig) check(args []string, socket bool) error {
 	l := wsproxy.ListenFlag(args[min(1, len(args)):])
-	switch {
-	case socket && c.out == "":
-		return usagef("-o DIR is required with --listen (one recording per connection)")
-	case socket && c.o.Upstream == "" && len(args) == 0:
-		return usagef("--listen needs --upstream URL or a command: codexrec record --listen %s -o DIR -- codex app-server", c.o.Listen)
-	case socket && c.o.Upstream != "" && len(args) > 0:
-		return usagef("--upstream and a command exclude each other")
-	case socket && l != "":
-		return usagef("leave --listen %s out of the command: record --listen starts it on a private unix socket", l)
-	case socket:
-		return c.checkURLs()
-	case c.o.Upstream != "" || c.o.URLFile != "":
-		return usagef("--upstream and --url-file need --listen ws://HOST:PORT or unix://PATH")
-	case c.out == "":
-		return usagef("-o FILE is required")
-	case !wsproxy.IsStdio(l):
-		return usagef("the command listens on %s, where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- %s", l, strings.Join(wsproxy.WithoutListen(args), " "))
-	case len(args) == 0:
-		return usagef("no command to run: codexrec record -o FILE -- codex app-server")
+	_, listenErr := wsproxy.ParseURL(c.o.Listen)
+	_, upErr := wsproxy.ParseURL(c.o.Upstream)
+	_, modeErr := shim.ParseMode(c.mode)
+	if socket {
+		return refuse(refusal{c.out == "", "-o DIR is required with --listen (one recording per connection)"},
+			refusal{c.o.Upstream == "" && len(args) == 0, "--listen needs --upstream URL or a command: codexrec record --listen " + c.o.Listen + " -o DIR -- codex app-server"},
+			refusal{c.o.Upstream != "" && len(args) > 0, "--upstream and a command exclude each other"},
+			refusal{l != "", "leave --listen " + l + " out of the command: record --listen starts it on a private unix socket"},
+			refusal{listenErr != nil, fmt.Sprintf("--listen: %v", listenErr)},
+			refusal{c.memoryMiB < 0, fmt.Sprintf("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)},
+			refusal{c.o.Upstream != "" && upErr != nil, fmt.Sprintf("--upstream: %v", upErr)})
 	}
-	if _, err := shim.ParseMode(c.mode); err != nil {
-		return usagef("--mode: %v", err)
-	}
-	return nil
+	return refuse(refusal{c.o.Upstream != "" || c.o.URLFile != "", "--upstream and --url-file need --listen ws://HOST:PORT or unix://PATH"},
+		refusal{c.out == "", "-o FILE is required"},
+		refusal{!wsproxy.IsStdio(l), "the command listens on " + l + ", where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- " + strings.Join(wsproxy.WithoutListen(args), " ")},
+		refusal{len(args) == 0, "no command to run: codexrec record -o FILE -- codex app-server"},
+		refusal{modeErr != nil, fmt.Sprintf("--mode: %v", modeErr)})
 }
 
-// checkURLs refuses record --listen's URLs and budget that cannot be used.
-func (c *recordConfig) checkURLs() error {
-	if _, err := wsproxy.ParseURL(c.o.Listen); err != nil {
-		return usagef("--listen: %v", err)
-	}
-	if c.memoryMiB < 0 {
-		return usagef("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)
-	}
-	if _, err := wsproxy.ParseURL(c.o.Upstream); c.o.Upstream != "" && err != nil {
-		return usagef("--upstream: %v", err)
+// refusal is a usage error msg, when bad.
+type refusal struct {
+	bad bool
+	msg string
+}
+
+// refuse is the first of the refusals that is bad, else nil.
+func refuse(rs ...refusal) error {
+	for _, r := range rs {
+		if r.bad {
+			return usagef("%s", r.msg)
+		}
 	}
 	return nil
 }
@@ -136,6 +133,31 @@ func (c *recordConfig) options(std stdio) (*dropin.RecordOptions, error) {
 		return c.stages.report(std.err, "record", r)
 	}
 	return &o, nil
+}
+
+// modes fills in m, a drop-in session's settings, from record's flags rec and
+// replay's rep: the notes and the replay's diagnostics go to stderr and, when set,
+// to report too.
+func modes(m *dropin.Modes, rec *recordConfig, rep *replayConfig, std stdio, report io.Writer) error {
+	note := std.err
+	if report != nil {
+		note = io.MultiWriter(std.err, report)
+	}
+	if m.Command != nil {
+		rep.stale.codex = m.Command[0] // --min-codex installed: the codex that would record
+	}
+	var err error
+	if m.Record, err = rec.options(std); err != nil {
+		return err
+	}
+	rstd := std
+	rstd.err = note
+	if m.Replay, err = rep.options(rstd); err != nil {
+		return err
+	}
+	m.Log, m.Stale, m.StalePolicy = prefixed(note, "codexrec: "), stale.Action(rep.stale.action), rep.stale.policy
+	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
+	return nil
 }
 
 // runnerError is the exit status of a record, replay or drop-in run's error, with

@@ -68,41 +68,31 @@ func replayFlags(fs *flag.FlagSet) any {
 
 func runReplay(cfg any, args []string, std stdio) error {
 	c := cfg.(*replayConfig)
-	var command []string
-	switch {
-	case len(args) == 0:
-		return usagef("want exactly one recording")
-	case c.o.Listen == "" && (c.o.Loop || c.o.URLFile != "" || c.tokenFile != "" || c.o.Connections != 0):
-		return usagef("--loop, --url-file, --ws-token-file and --connections need --listen URL")
-	case c.o.Listen != "" && len(args) != 1:
-		return usagef("--listen serves exactly one recording or directory")
-	case c.o.Listen != "":
-		o, err := c.options(std)
-		if err != nil {
-			return err
-		}
-		return runnerError(o.ReplaySocket(context.Background(), args[0]))
-	case len(args) > 1 && (args[1] != "--" || len(args) == 2):
-		return usagef("want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough")
-	case len(args) > 1:
-		command = args[2:]
-	}
-	mode, err := shim.ParseMode(c.mode)
+	mode, modeErr := shim.ParseMode(c.mode)
+	socket := c.o.Listen != ""
+	err := refuse(refusal{len(args) == 0, "want exactly one recording"},
+		refusal{!socket && (c.o.Loop || c.o.URLFile != "" || c.tokenFile != "" || c.o.Connections != 0), "--loop, --url-file, --ws-token-file and --connections need --listen URL"},
+		refusal{socket && len(args) != 1, "--listen serves exactly one recording or directory"},
+		refusal{!socket && len(args) > 1 && (args[1] != "--" || len(args) == 2), "want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough"},
+		refusal{!socket && modeErr != nil, fmt.Sprintf("--mode: %v", modeErr)})
 	if err != nil {
-		return usagef("--mode: %v", err)
+		return err
 	}
-	if mode == shim.ModeReplay && !dropin.IsDirTarget(args[0]) {
+	if socket || mode == shim.ModeReplay && !dropin.IsDirTarget(args[0]) {
 		o, err := c.options(std)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
+		case socket:
+			return runnerError(o.ReplaySocket(context.Background(), args[0]))
 		}
 		return runnerError(o.Replay(context.Background(), args[0], std.in))
 	}
-	m := &dropin.Modes{Mode: mode, Command: command, Replace: true}
-	if command == nil {
-		m.CommandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
+	m := &dropin.Modes{Mode: mode, Replace: true, CommandErr: errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")}
+	if len(args) > 2 {
+		m.Command, m.CommandErr = args[2:], nil
 	}
-	if err := modes(m, defaultRecordConfig(), c, std, nil); err != nil {
+	if err := modes(m, recordFlags(flag.NewFlagSet("record", flag.ContinueOnError)).(*recordConfig), c, std, nil); err != nil {
 		return err
 	}
 	return runnerError(m.Run(context.Background(), args[0], std.in))
@@ -125,17 +115,16 @@ func (c *replayConfig) options(std stdio) (*dropin.ReplayOptions, error) {
 	o := c.o
 	o.Server, o.Stdout, o.Stderr, o.Log = &srv, std.out, std.err, prefixed(std.err, "codexrec replay: ")
 	o.Check = func(path string) error { return checkStale(&c.stale, path, std.err) }
-	if o.MemoryBudget = c.memoryMiB << 20; o.Listen == "" {
+	o.MemoryBudget = c.memoryMiB << 20
+	if o.Listen == "" {
 		return &o, nil
 	}
-	if o.Segment != 1 {
-		return nil, usagef("--segment: a socket recording holds one connection; --listen serves segment 1")
-	}
-	if _, err := wsproxy.ParseURL(o.Listen); err != nil {
-		return nil, usagef("--listen: %v", err)
-	}
-	if c.memoryMiB < 0 {
-		return nil, usagef("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)
+	_, urlErr := wsproxy.ParseURL(o.Listen)
+	err := refuse(refusal{o.Segment != 1, "--segment: a socket recording holds one connection; --listen serves segment 1"},
+		refusal{urlErr != nil, fmt.Sprintf("--listen: %v", urlErr)},
+		refusal{c.memoryMiB < 0, fmt.Sprintf("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)})
+	if err != nil {
+		return nil, err
 	}
 	if c.tokenFile != "" {
 		b, err := os.ReadFile(c.tokenFile)
@@ -149,16 +138,12 @@ func (c *replayConfig) options(std stdio) (*dropin.ReplayOptions, error) {
 
 // replayFlagOf names the flag of a replay setting a diagnosis suggests.
 func replayFlagOf(option string) string {
-	if f, ok := map[string]string{replay.OptionNotStrict: "no --strict", replay.OptionUnordered: "--unordered",
+	for _, p := range [][2]string{{replay.OptionIdempotent, "--idempotent "}, {replay.OptionRule, "--"}} {
+		if v, ok := strings.CutPrefix(option, p[0]); ok {
+			return p[1] + v
+		}
+	}
+	return firstSet(map[string]string{replay.OptionNotStrict: "no --strict", replay.OptionUnordered: "--unordered",
 		replay.OptionMatchParams: "--match params", replay.OptionMatchMethod: "--match method", replay.OptionStrict: "--strict",
-		replay.OptionNoRepeats: "--no-repeats", replay.OptionRepeats: "no --no-repeats"}[option]; ok {
-		return f
-	}
-	if m, ok := strings.CutPrefix(option, replay.OptionIdempotent); ok {
-		return "--idempotent " + m
-	}
-	if r, ok := strings.CutPrefix(option, replay.OptionRule); ok {
-		return "--" + r
-	}
-	return option
+		replay.OptionNoRepeats: "--no-repeats", replay.OptionRepeats: "no --no-repeats"}[option], option)
 }

@@ -60,9 +60,6 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 	// The script runs codexrec's shim exec with the settings it fixes (paths made
 	// absolute), then codex's arguments.
 	exe, err := os.Executable()
-	if err == nil {
-		exe, err = filepath.Abs(exe)
-	}
 	st, stErr := c.st.Abs()
 	if err = errors.Join(err, stErr); err != nil {
 		return &exitError{exitUsage, err}
@@ -70,7 +67,7 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 	command := []string{exe, "shim", "exec", "--self", shim.Self}
 	for _, f := range [][2]string{{"--mode", st.Mode}, {"--dir", st.Dir}, {"--file", st.File}, {"--codex", st.Codex}, {"--report", st.Report}} {
 		if f[1] != "" {
-			command = append(command, f[0], f[1])
+			command = append(command, f[:]...)
 		}
 	}
 	p, err := shim.Install(args[1], append(command, "--"))
@@ -98,38 +95,38 @@ func shimMain(self string, c *shimConfig, args []string, std stdio) error {
 		defer f.Close()
 		report = f
 	}
-	err = runnerError(c.st.Run(context.Background(), self, args, std.in, func(m *dropin.Modes, listen string) error {
+	err = c.st.Run(context.Background(), self, args, std.in, func(m *dropin.Modes, listen string) error {
 		// A shim has no command line of its own: record's and replay's flags come
 		// from the environment.
-		rec, err := envFlags(dropin.RecordFlagsEnv, c.st.RecordArgs(), recordFlags)
+		rec, err := envFlags[*recordConfig](dropin.RecordFlagsEnv, c.st.RecordArgs(), recordFlags)
 		if err != nil {
 			return err
 		}
-		rep, err := envFlags(dropin.ReplayFlagsEnv, c.st.ReplayArgs(), replayFlags)
+		rep, err := envFlags[*replayConfig](dropin.ReplayFlagsEnv, c.st.ReplayArgs(), replayFlags)
 		if err != nil {
 			return err
 		}
 		if listen != "" {
-			rep.(*replayConfig).o.Listen = listen
+			rep.o.Listen = listen
 		}
 		m.Replace = true
-		return modes(m, rec.(*recordConfig), rep.(*replayConfig), std, report)
-	}))
-	return asCodex(err, std, report)
+		return modes(m, rec, rep, std, report)
+	})
+	return asCodex(runnerError(err), std, report)
 }
 
-// envFlags parses a stand-in's flags of a command (flags) from the environment
-// variable env's words args.
-func envFlags(env string, args []string, flags func(*flag.FlagSet) any) (any, error) {
+// envFlags parses a stand-in's flags of a command (flags) from the words args of
+// the environment variable env.
+func envFlags[T any](env string, args []string, flags func(*flag.FlagSet) any) (T, error) {
 	fs := flag.NewFlagSet(env, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	cfg := flags(fs)
+	cfg := flags(fs).(T)
 	err := fs.Parse(args)
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected %q", fs.Arg(0))
 	}
 	if err != nil {
-		return nil, &exitError{exitUsage, fmt.Errorf("%s: %v", env, err)}
+		return cfg, &exitError{exitUsage, fmt.Errorf("%s: %v", env, err)}
 	}
 	return cfg, nil
 }
@@ -138,25 +135,19 @@ func envFlags(env string, args []string, flags func(*flag.FlagSet) any) (any, er
 // script runs), with its exit status on report too when set, and returns its exit
 // status alone.
 func asCodex(err error, std stdio, report io.Writer) error {
+	var ee *exitError
 	if err == nil {
 		return nil
-	}
-	code := exitUsage
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
+	} else if !errors.As(err, &ee) {
+		ee = &exitError{exitUsage, err}
 	}
 	if report != nil {
-		fmt.Fprintf(report, "codexrec (as codex): exit %d: %v\n", code, err)
+		fmt.Fprintf(report, "codexrec (as codex): exit %d: %v\n", ee.code, err)
 	}
-	switch {
-	case ee != nil && ee.err == nil:
-		return ee
-	case ee != nil:
-		err = ee.err
+	if ee.err != nil {
+		fmt.Fprintf(std.err, "codexrec (as codex): %s\n", sanitize.MaskText(ee.err.Error()))
 	}
-	fmt.Fprintf(std.err, "codexrec (as codex): %s\n", sanitize.MaskText(err.Error()))
-	return &exitError{code: code}
+	return &exitError{code: ee.code}
 }
 
 func firstSet(vs ...string) string {
