@@ -4,9 +4,10 @@
 // proxy or relay and the recording; a Session decides once, as a drop-in mode says
 // (shim.Mode: record, replay, auto, passthrough, extend), whether a session records,
 // replays or runs the real codex, naming the recording by the naming rule in a
-// directory; Modes are such a session's settings in one struct, and Standin.Run is
-// codexrec standing in for codex. It parses no flags and chooses no exit codes: its
-// errors are typed for the caller to map, its notes go to the writers it is given.
+// directory; SessionOptions are such a session's settings in one struct, and
+// Standin.Run is codexrec standing in for codex. It parses no flags and chooses no
+// exit codes: its errors are typed for the caller to map, its notes go to the
+// writers it is given.
 package dropin
 
 import (

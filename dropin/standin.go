@@ -121,14 +121,15 @@ func (st Standin) Abs() (Standin, error) {
 }
 
 // Run runs codex's arguments as the stand-in started as self (its argv[0] or
-// path). An app-server session (IsSession) is run as Modes say: settings fills
-// them in, given Mode, Command (the real codex with args, nil when none was found,
-// CommandErr saying why) and the URL a socket session listens on ("" for stdio);
+// path). An app-server session (IsSession) is run as SessionOptions say: settings
+// fills them in, given Mode, Command (the real codex with args, nil when none was
+// found, CommandErr saying why) and the URL a socket session listens on ("" for
+// stdio);
 // the session is on stdio with the client on in, or on that socket (its
 // recordings in one directory, codex's own listening banner printed), its
 // recording File, else in Dir or CODEXREC_DIR. Anything else replaces this
 // process with the real codex (shim.Exec), so Run returns only its error.
-func (st Standin) Run(ctx context.Context, self string, args []string, in io.Reader, settings func(m *Modes, listen string) error) error {
+func (st Standin) Run(ctx context.Context, self string, args []string, in io.Reader, settings func(m *SessionOptions, listen string) error) error {
 	real, realErr := st.Real(self)
 	listen := shim.SocketListen(args)
 	if !IsSession(args) {
@@ -141,14 +142,13 @@ func (st Standin) Run(ctx context.Context, self string, args []string, in io.Rea
 	if err != nil {
 		return fmt.Errorf("CODEXREC_MODE: %w", err)
 	}
-	m := &Modes{Mode: mode, CommandErr: realErr, Getenv: st.Getenv}
+	m := &SessionOptions{Mode: mode, CommandErr: realErr, Getenv: st.Getenv}
 	if realErr == nil {
 		m.Command = append([]string{real}, args...)
 	}
 	if err := settings(m, listen); err != nil {
 		return err
 	}
-	m.Mode, m.CommandErr = mode, realErr
 	if listen != "" {
 		rec := RecordOptions{}
 		if m.Record != nil {

@@ -70,7 +70,7 @@ func runRecord(cfg any, args []string, std stdio) error {
 		return runnerError(o.Record(context.Background(), c.out, args, std.in))
 	}
 	mode, _ := shim.ParseMode(firstSet(c.mode, "record"))
-	m := &dropin.Modes{Mode: mode, Command: args, Replace: c.mode != ""}
+	m := &dropin.SessionOptions{Mode: mode, Command: args, Replace: c.mode != ""}
 	if err := modes(m, c, replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig), std, nil); err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (c *recordConfig) options(std stdio) (*dropin.RecordOptions, error) {
 // modes fills in m, a drop-in session's settings, from record's flags rec and
 // replay's rep: the notes and the replay's diagnostics go to stderr and, when set,
 // to report too.
-func modes(m *dropin.Modes, rec *recordConfig, rep *replayConfig, std stdio, report io.Writer) error {
+func modes(m *dropin.SessionOptions, rec *recordConfig, rep *replayConfig, std stdio, report io.Writer) error {
 	note := std.err
 	if report != nil {
 		note = io.MultiWriter(std.err, report)

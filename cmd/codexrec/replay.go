@@ -88,7 +88,7 @@ func runReplay(cfg any, args []string, std stdio) error {
 		}
 		return runnerError(o.Replay(context.Background(), args[0], std.in))
 	}
-	m := &dropin.Modes{Mode: mode, Replace: true, CommandErr: errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")}
+	m := &dropin.SessionOptions{Mode: mode, Replace: true, CommandErr: errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")}
 	if len(args) > 2 {
 		m.Command, m.CommandErr = args[2:], nil
 	}

@@ -95,7 +95,7 @@ func shimMain(self string, c *shimConfig, args []string, std stdio) error {
 		defer f.Close()
 		report = f
 	}
-	err = c.st.Run(context.Background(), self, args, std.in, func(m *dropin.Modes, listen string) error {
+	err = c.st.Run(context.Background(), self, args, std.in, func(m *dropin.SessionOptions, listen string) error {
 		// A shim has no command line of its own: record's and replay's flags come
 		// from the environment.
 		rec, err := envFlags[*recordConfig](dropin.RecordFlagsEnv, c.st.RecordArgs(), recordFlags)

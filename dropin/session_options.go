@@ -10,12 +10,12 @@ import (
 	"github.com/codexrec/codexrec/stale"
 )
 
-// Modes are the settings of a drop-in session as codexrec's commands run one: the
-// mode, the real app-server, how it is recorded and replayed, and where its notes
-// go. Session turns them into a Session with the library's runners. The zero value
-// is a session in mode auto with no command, recorded and replayed with the zero
-// RecordOptions and ReplayOptions, saying nothing.
-type Modes struct {
+// SessionOptions are the settings of a drop-in session as codexrec's commands run
+// one: the mode, the real app-server, how it is recorded and replayed, and where
+// its notes go. Session turns them into a Session with the library's runners. The
+// zero value is a session in mode auto with no command, recorded and replayed with
+// the zero RecordOptions and ReplayOptions, saying nothing.
+type SessionOptions struct {
 	Mode       shim.Mode
 	Command    []string // the real app-server to run; nil when there is none
 	CommandErr error    // why Command is nil
@@ -45,24 +45,24 @@ type Modes struct {
 
 // Session is the drop-in session the settings describe, on ctx; set its target
 // (SetTarget) and Run or RunSocket it.
-func (m *Modes) Session(ctx context.Context) *Session {
-	log := m.Log
+func (o *SessionOptions) Session(ctx context.Context) *Session {
+	log := o.Log
 	if log == nil {
 		log = io.Discard
 	}
-	rec, rep := &RecordOptions{}, m.Replay
-	if m.Record != nil {
-		*rec = *m.Record
+	rec, rep := &RecordOptions{}, o.Replay
+	if o.Record != nil {
+		*rec = *o.Record
 	}
 	if rep == nil {
 		rep = &ReplayOptions{}
 	}
-	rec.Force = rec.Force || m.Replace
-	s := &Session{Mode: m.Mode, Command: m.Command, CommandErr: m.CommandErr, Getenv: m.Getenv}
+	rec.Force = rec.Force || o.Replace
+	s := &Session{Mode: o.Mode, Command: o.Command, CommandErr: o.CommandErr, Getenv: o.Getenv}
 	s.Decided = func(md shim.Mode, a shim.Action, path string) { fmt.Fprintf(log, "mode %s: %s %s\n", md, a, path) }
 	s.Replaced = func(dir string, n int) { fmt.Fprintf(log, "%s replaced by %d new recording(s)\n", dir, n) }
 	s.Override = func(path string, a shim.Action) shim.Action {
-		if !m.rerecords(s, path, a, log) {
+		if !o.rerecords(s, path, a, log) {
 			return a
 		}
 		rec.Force = true
@@ -74,8 +74,8 @@ func (m *Modes) Session(ctx context.Context) *Session {
 			return err
 		}
 		fmt.Fprintf(log, "extended %s with segment %d\n", path, res.Segment)
-		if m.Extended != nil {
-			if err := m.Extended(r); err != nil {
+		if o.Extended != nil {
+			if err := o.Extended(r); err != nil {
 				return err
 			}
 		}
@@ -90,15 +90,15 @@ func (m *Modes) Session(ctx context.Context) *Session {
 
 // rerecords reports whether the replay a of the recording at path is to record it
 // afresh instead, as stale (Stale), and says so on log.
-func (m *Modes) rerecords(s *Session, path string, a shim.Action, log io.Writer) bool {
-	if a != shim.Replay || s.Command == nil || m.Stale != stale.Rerecord || m.StalePolicy == nil || shim.IsCI(s.getenv) {
+func (o *SessionOptions) rerecords(s *Session, path string, a shim.Action, log io.Writer) bool {
+	if a != shim.Replay || s.Command == nil || o.Stale != stale.Rerecord || o.StalePolicy == nil || shim.IsCI(s.getenv) {
 		return false
 	}
-	p, err := m.StalePolicy()
+	p, err := o.StalePolicy()
 	if err != nil {
 		return false // the replay reports it
 	}
-	r, ok := m.Stale.Rerecords(path, p, true, false)
+	r, ok := o.Stale.Rerecords(path, p, true, false)
 	if ok {
 		fmt.Fprintf(log, "stale recording %s: recording it afresh\n", r)
 	}
@@ -107,8 +107,8 @@ func (m *Modes) rerecords(s *Session, path string, a shim.Action, log io.Writer)
 
 // Run runs the session on stdio with the client on in, its recording target (a
 // file, or a directory of named recordings when it ends in a separator: SetTarget).
-func (m *Modes) Run(ctx context.Context, target string, in io.Reader) error {
-	s := m.Session(ctx)
+func (o *SessionOptions) Run(ctx context.Context, target string, in io.Reader) error {
+	s := o.Session(ctx)
 	s.SetTarget(target)
 	return s.Run(in)
 }

@@ -19,10 +19,10 @@ import (
 
 const echoIn = `{"id":1,"method":"echo/first","params":{"n":1}}` + "\n" + `{"id":2,"method":"echo/second","params":{"n":1}}` + "\n"
 
-// echoModes are Modes recording a real child (cat, an echo server) and replaying
+// echoModes are SessionOptions recording a real child (cat, an echo server) and replaying
 // it, with the notes on log.
-func echoModes(mode shim.Mode, log *bytes.Buffer, out *bytes.Buffer) *dropin.Modes {
-	return &dropin.Modes{Mode: mode, Command: []string{"cat"}, Log: log,
+func echoModes(mode shim.Mode, log *bytes.Buffer, out *bytes.Buffer) *dropin.SessionOptions {
+	return &dropin.SessionOptions{Mode: mode, Command: []string{"cat"}, Log: log,
 		Getenv: func(k string) string { return map[string]string{"CODEXREC_RUN": "modes"}[k] },
 		Record: &dropin.RecordOptions{Stages: record.Defaults{NoValidate: true}, Version: "test", Stdout: out, Stderr: out},
 		Replay: &dropin.ReplayOptions{Stdout: out, Server: &replay.Server{AllowUnused: true}}}
@@ -54,7 +54,7 @@ func TestModesRecordThenReplay(t *testing.T) {
 }
 
 // TestModesReplaceAndForce: mode record refuses to replace a recording unless
-// Replace (or Record.Force) says so; Modes never changes the caller's Record.
+// Replace (or Record.Force) says so; SessionOptions never changes the caller's Record.
 func TestModesReplaceAndForce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	var log, out bytes.Buffer
@@ -70,7 +70,7 @@ func TestModesReplaceAndForce(t *testing.T) {
 		t.Fatalf("Replace: %v", err)
 	}
 	if m.Record.Force {
-		t.Error("Modes set the caller's Record.Force")
+		t.Error("SessionOptions set the caller's Record.Force")
 	}
 }
 
@@ -131,7 +131,7 @@ func TestModesExtend(t *testing.T) {
 	}
 }
 
-// TestStandinRun: a stand-in's session gets its Modes from the settings hook,
+// TestStandinRun: a stand-in's session gets its SessionOptions from the settings hook,
 // with the mode and the real codex filled in; a missing directory is refused.
 func TestStandinRun(t *testing.T) {
 	dir := t.TempDir()
@@ -143,8 +143,8 @@ func TestStandinRun(t *testing.T) {
 	env := map[string]string{"CODEXREC_MODE": "record", "CODEXREC_CODEX": real, "CODEXREC_RUN": "standin"}
 	st := dropin.Standin{Getenv: func(k string) string { return env[k] }}
 	var log, out bytes.Buffer
-	var got *dropin.Modes
-	settings := func(m *dropin.Modes, listen string) error {
+	var got *dropin.SessionOptions
+	settings := func(m *dropin.SessionOptions, listen string) error {
 		got = m
 		if listen != "" {
 			t.Errorf("listen %q for a stdio session", listen)
