@@ -1,10 +1,13 @@
 // Package dropin runs app-server sessions as codexrec's record and replay do: the
 // runners (RecordOptions.Record and RecordSocket, ReplayOptions.Replay and
-// ReplaySocket) own a process's signals, the proxy or relay and the recording; a
-// Session decides once, as a drop-in mode says (shim.Mode: record, replay, auto,
-// passthrough), whether a session records, replays or runs the real codex, naming
-// the recording by the naming rule in a directory. It parses no flags and chooses
-// no exit codes: its errors are typed for the caller to map.
+// ReplaySocket, RecordOptions.Extend for mode extend) own a process's signals, the
+// proxy or relay and the recording; a Session decides once, as a drop-in mode says
+// (shim.Mode: record, replay, auto, passthrough, extend), whether a session records,
+// replays or runs the real codex, naming the recording by the naming rule in a
+// directory; SessionOptions are such a session's settings in one struct, and
+// Standin.Run is codexrec standing in for codex. It parses no flags and chooses no
+// exit codes: its errors are typed for the caller to map, its notes go to the
+// writers it is given.
 package dropin
 
 import (

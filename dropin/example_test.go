@@ -23,3 +23,14 @@ func ExampleSession_UseRunners() {
 		log.Fatal(err)
 	}
 }
+
+// The same session from one settings struct, as codexrec record --mode and replay
+// --mode run one: the notes (the mode's decision, a stale recording recorded
+// afresh) go to Log.
+func ExampleSessionOptions_Run() {
+	m := &dropin.SessionOptions{Mode: shim.ModeAuto, Command: []string{"codex", "app-server"},
+		Record: &dropin.RecordOptions{Version: "my-tool"}, Log: os.Stderr}
+	if err := m.Run(context.Background(), "testdata/sessions/", os.Stdin); err != nil {
+		log.Fatal(err)
+	}
+}

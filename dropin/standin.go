@@ -1,8 +1,12 @@
 package dropin
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/codexrec/codexrec/shim"
@@ -84,4 +88,87 @@ func (st Standin) Target(s *Session) error {
 		return ErrNoDir
 	}
 	return nil
+}
+
+// IsSession reports whether codex's arguments start an app-server session, on
+// stdio or on a socket: the invocations a stand-in records or replays.
+func IsSession(args []string) bool { return shim.IsSession(args) || shim.SocketListen(args) != "" }
+
+// OpenReport opens the report file (ReportFile) for appending, 0600, when one is
+// set and args start a session (IsSession); nil when not.
+func (st Standin) OpenReport(args []string) (*os.File, error) {
+	p := st.ReportFile()
+	if p == "" || !IsSession(args) {
+		return nil, nil
+	}
+	return os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+}
+
+// Abs is st with its paths (Dir, File, Codex, Report) made absolute, for a script
+// that may run from any directory.
+func (st Standin) Abs() (Standin, error) {
+	for _, p := range []*string{&st.Dir, &st.File, &st.Codex, &st.Report} {
+		if *p == "" {
+			continue
+		}
+		a, err := filepath.Abs(*p)
+		if err != nil {
+			return st, err
+		}
+		*p = a
+	}
+	return st, nil
+}
+
+// Run runs codex's arguments as the stand-in started as self (its argv[0] or
+// path). An app-server session (IsSession) is run as SessionOptions say: settings
+// fills them in, given Mode, Command (the real codex with args, nil when none was
+// found, CommandErr saying why) and the URL a socket session listens on ("" for
+// stdio);
+// the session is on stdio with the client on in, or on that socket (its
+// recordings in one directory, codex's own listening banner printed), its
+// recording File, else in Dir or CODEXREC_DIR. Anything else replaces this
+// process with the real codex (shim.Exec), so Run returns only its error.
+func (st Standin) Run(ctx context.Context, self string, args []string, in io.Reader, settings func(m *SessionOptions, listen string) error) error {
+	real, realErr := st.Real(self)
+	listen := shim.SocketListen(args)
+	if !IsSession(args) {
+		if realErr != nil {
+			return realErr
+		}
+		return shim.Exec(real, args)
+	}
+	mode, err := st.ParseMode()
+	if err != nil {
+		return fmt.Errorf("CODEXREC_MODE: %w", err)
+	}
+	m := &SessionOptions{Mode: mode, CommandErr: realErr, Getenv: st.Getenv}
+	if realErr == nil {
+		m.Command = append([]string{real}, args...)
+	}
+	if err := settings(m, listen); err != nil {
+		return err
+	}
+	if listen != "" {
+		rec := RecordOptions{}
+		if m.Record != nil {
+			rec = *m.Record
+		}
+		rec.Listen, rec.Upstream, rec.URLFile, rec.MemoryBudget, rec.Banner = listen, "", "", 0, true
+		m.Record = &rec
+		rep := ReplayOptions{}
+		if m.Replay != nil {
+			rep = *m.Replay
+		}
+		rep.Listen, rep.Banner = listen, true
+		m.Replay = &rep
+	}
+	s := m.Session(ctx)
+	if err := st.Target(s); err != nil {
+		return errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")
+	}
+	if listen != "" {
+		return s.RunSocket(listen)
+	}
+	return s.Run(in)
 }

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
+	"github.com/codexrec/codexrec/wsproxy"
 )
 
 func init() {
@@ -28,138 +28,104 @@ func init() {
 }
 
 type replayConfig struct {
-	mode        string
-	match       string
-	unordered   bool
-	speed       float64
-	segment     int
-	failFast    bool
-	strict      bool
-	allowUnused bool
-	stderr      bool
-	patience    time.Duration
-	faults      multiFlag
-	ignore      multiFlag
-	matchOnly   multiFlag
-	noRepeats   bool
-	idempotent  multiFlag
-	stale       staleFlags
-	listen      string
-	loop        bool
-	urlFile     string
-	tokenFile   string
-	connections int
-	memoryMiB   int64
-	cwd         string
-	// banner prints codex's own ws:// banner once clients may connect: set when
-	// codexrec stands in for codex (the shim), never a flag.
-	banner bool
+	mode, tokenFile string
+	stderr          bool
+	memoryMiB       int64
+	srv             replay.Server        // the flags' server settings
+	set             replay.Settings      // the flags' matching, pacing and faults
+	o               dropin.ReplayOptions // the flags' runner settings
+	stale           staleFlags
 }
 
 func replayFlags(fs *flag.FlagSet) any {
 	c := &replayConfig{}
 	fs.StringVar(&c.mode, "mode", "replay", "`MODE`: replay, auto (replay FILE if it exists, else record it from -- COMMAND; never records when CI is set), record, passthrough\nor extend (replay FILE, then run -- COMMAND from the first message FILE lacks and record the rest into it; refused when CI is set; see docs/extend.md)")
-	fs.StringVar(&c.match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
-	fs.Var(&c.ignore, "ignore", "leave the value at JSON `POINTER` out when matching (repeatable; [METHOD:]POINTER, * any index or key, ** any depth:\n/params/input/*/text, turn/start:/params/clientUserMessageId; see docs/match-rules.md)")
-	fs.Var(&c.matchOnly, "match-only", "compare only the values at JSON `POINTER` (repeatable; [METHOD:]POINTER, as --ignore)")
-	fs.BoolVar(&c.noRepeats, "no-repeats", false, "refuse a request sent more often than recorded (by default one of an idempotent method, model/list, config/read..., is answered again as recorded; docs/repeats.md)")
-	fs.Var(&c.idempotent, "idempotent", "also answer a repeated `METHOD` as recorded (repeatable)")
+	fs.StringVar(&c.set.Match, "match", "params", "`MODE` of matching client messages: strict, params (normalised) or method")
+	fs.Var((*multiFlag)(&c.set.Ignore), "ignore", "leave the value at JSON `POINTER` out when matching (repeatable; [METHOD:]POINTER, * any index or key, ** any depth:\n/params/input/*/text, turn/start:/params/clientUserMessageId; see docs/match-rules.md)")
+	fs.Var((*multiFlag)(&c.set.MatchOnly), "match-only", "compare only the values at JSON `POINTER` (repeatable; [METHOD:]POINTER, as --ignore)")
+	fs.BoolVar(&c.srv.NoRepeats, "no-repeats", false, "refuse a request sent more often than recorded (by default one of an idempotent method, model/list, config/read..., is answered again as recorded; docs/repeats.md)")
+	fs.Var((*multiFlag)(&c.srv.Idempotent), "idempotent", "also answer a repeated `METHOD` as recorded (repeatable)")
 	c.stale.register(fs, true)
-	fs.BoolVar(&c.unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
-	fs.Float64Var(&c.speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
-	fs.IntVar(&c.segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
-	fs.BoolVar(&c.strict, "strict", false, "require every recorded client message, initialized too (by default a recorded notification the client never sends is skipped and reported)")
-	fs.BoolVar(&c.failFast, "fail-fast", false, "exit at the first client message that matches nothing")
-	fs.BoolVar(&c.allowUnused, "allow-unused", false, "do not fail when the client ends before sending every recorded message")
+	fs.BoolVar(&c.srv.Unordered, "unordered", false, "let requests of different threads arrive in another order than recorded")
+	fs.Float64Var(&c.set.Speed, "speed", 0, "0 answers as fast as possible, 1 keeps the recorded gaps, 2 halves them")
+	fs.IntVar(&c.o.Segment, "segment", 1, "serve server lifetime `N` of a recording with restarts")
+	fs.BoolVar(&c.srv.Strict, "strict", false, "require every recorded client message, initialized too (by default a recorded notification the client never sends is skipped and reported)")
+	fs.BoolVar(&c.srv.FailFast, "fail-fast", false, "exit at the first client message that matches nothing")
+	fs.BoolVar(&c.srv.AllowUnused, "allow-unused", false, "do not fail when the client ends before sending every recorded message")
 	fs.BoolVar(&c.stderr, "stderr", false, "replay the server's recorded stderr lines on stderr")
-	fs.StringVar(&c.cwd, "cwd", "", "serve the recording's <cwd> placeholder as `DIR` when the client sends no cwd (default: the working directory; see docs/replay.md)")
-	fs.DurationVar(&c.patience, "patience", replay.DefaultPatience, "send a server frame recorded after a client message the client has not sent once the client was silent this `long` (0: never; see docs/replay.md)")
-	fs.Var(&c.faults, "fault", "inject a fault `RULE`, KIND[:METHOD[#N]][=VALUE] (repeatable; see docs/replay.md), KIND one of\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
-	fs.StringVar(&c.listen, "listen", "", "serve WebSocket clients on `URL` (ws://HOST:PORT, port 0 picks one, or unix://PATH): each connection gets a fresh replay of FILE, or of DIR's recordings in connection order")
-	fs.BoolVar(&c.loop, "loop", false, "with --listen: start over once every recording has been served")
-	fs.StringVar(&c.urlFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
+	fs.StringVar(&c.srv.Paths.Cwd, "cwd", "", "serve the recording's <cwd> placeholder as `DIR` when the client sends no cwd (default: the working directory; see docs/replay.md)")
+	fs.DurationVar(&c.set.Patience, "patience", replay.DefaultPatience, "send a server frame recorded after a client message the client has not sent once the client was silent this `long` (0: never; see docs/replay.md)")
+	fs.Var((*multiFlag)(&c.set.Faults), "fault", "inject a fault `RULE`, KIND[:METHOD[#N]][=VALUE] (repeatable; see docs/replay.md), KIND one of\ndelay, drop, duplicate, reorder, eof, completed-early, overloaded, garbage")
+	fs.StringVar(&c.o.Listen, "listen", "", "serve WebSocket clients on `URL` (ws://HOST:PORT, port 0 picks one, or unix://PATH): each connection gets a fresh replay of FILE, or of DIR's recordings in connection order")
+	fs.BoolVar(&c.o.Loop, "loop", false, "with --listen: start over once every recording has been served")
+	fs.StringVar(&c.o.URLFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
 	fs.StringVar(&c.tokenFile, "ws-token-file", "", "with --listen: the bearer token (first line of `FILE`) a client must send when the recording's did (default: any bearer token)")
 	fs.Int64Var(&c.memoryMiB, "memory-budget", 512, "with --listen: `MiB` of messages held in memory across all connections (0: the default); past it, reads and replies wait")
-	fs.IntVar(&c.connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
+	fs.IntVar(&c.o.Connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
 	applyConfig("replay", fs)
 	return c
 }
 
 func runReplay(cfg any, args []string, std stdio) error {
 	c := cfg.(*replayConfig)
-	if len(args) == 0 {
-		return usagef("want exactly one recording")
-	}
-	if c.listen == "" && (c.loop || c.urlFile != "" || c.tokenFile != "" || c.connections != 0) {
-		return usagef("--loop, --url-file, --ws-token-file and --connections need --listen URL")
-	}
-	if c.listen != "" {
-		if len(args) != 1 {
-			return usagef("--listen serves exactly one recording or directory")
-		}
-		o, err := c.options(std)
-		if err != nil {
-			return err
-		}
-		return runnerError(o.ReplaySocket(context.Background(), args[0]))
-	}
-	var command []string
-	if len(args) > 1 {
-		if args[1] != "--" || len(args) == 2 {
-			return usagef("want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough")
-		}
-		command = args[2:]
-	}
-	mode, err := shim.ParseMode(c.mode)
-	if err != nil {
-		return usagef("--mode: %v", err)
-	}
-	if mode != shim.ModeReplay || dropin.IsDirTarget(args[0]) {
-		s, err := modeSession(mode, command, defaultRecordConfig(), c, true, std)
-		if err != nil {
-			return err
-		}
-		if command == nil {
-			s.CommandErr = errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")
-		}
-		s.SetTarget(args[0])
-		return runnerError(s.Run(std.in))
-	}
-	o, err := c.options(std)
+	mode, modeErr := shim.ParseMode(c.mode)
+	socket := c.o.Listen != ""
+	err := refuse(refusal{len(args) == 0, "want exactly one recording"},
+		refusal{!socket && (c.o.Loop || c.o.URLFile != "" || c.tokenFile != "" || c.o.Connections != 0), "--loop, --url-file, --ws-token-file and --connections need --listen URL"},
+		refusal{socket && len(args) != 1, "--listen serves exactly one recording or directory"},
+		refusal{!socket && len(args) > 1 && (args[1] != "--" || len(args) == 2), "want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough"},
+		refusal{!socket && modeErr != nil, fmt.Sprintf("--mode: %v", modeErr)})
 	if err != nil {
 		return err
 	}
-	return runnerError(o.Replay(context.Background(), args[0], std.in))
+	if socket || mode == shim.ModeReplay && !dropin.IsDirTarget(args[0]) {
+		o, err := c.options(std)
+		switch {
+		case err != nil:
+			return err
+		case socket:
+			return runnerError(o.ReplaySocket(context.Background(), args[0]))
+		}
+		return runnerError(o.Replay(context.Background(), args[0], std.in))
+	}
+	m := &dropin.SessionOptions{Mode: mode, Replace: true, CommandErr: errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")}
+	if len(args) > 2 {
+		m.Command, m.CommandErr = args[2:], nil
+	}
+	if err := modes(m, recordFlags(flag.NewFlagSet("record", flag.ContinueOnError)).(*recordConfig), c, std, nil); err != nil {
+		return err
+	}
+	return runnerError(m.Run(context.Background(), args[0], std.in))
 }
 
 // options are the replay runner's settings the flags describe; std.err receives
 // the diagnostics.
 func (c *replayConfig) options(std stdio) (*dropin.ReplayOptions, error) {
-	if c.segment < 1 {
-		return nil, usagef("--segment %d: segments are numbered from 1", c.segment)
+	if c.o.Segment < 1 {
+		return nil, usagef("--segment %d: segments are numbered from 1", c.o.Segment)
 	}
-	srv := &replay.Server{Unordered: c.unordered, FailFast: c.failFast,
-		Strict: c.strict, AllowUnused: c.allowUnused, Log: std.err, OptionName: replayFlagOf,
-		NoRepeats: c.noRepeats, Idempotent: c.idempotent, Paths: replay.Paths{Cwd: c.cwd}}
-	err := replay.Settings{Match: c.match, Ignore: c.ignore, MatchOnly: c.matchOnly, Faults: c.faults,
-		Speed: c.speed, Patience: c.patience}.Apply(srv)
-	if err != nil {
+	srv := c.srv
+	srv.Log, srv.OptionName = std.err, replayFlagOf
+	if err := c.set.Apply(&srv); err != nil {
 		return nil, usagef("--%v", err)
 	}
 	if c.stderr {
 		srv.Stderr = std.err
 	}
-	o := &dropin.ReplayOptions{Server: srv, Segment: c.segment, Stdout: std.out, Stderr: std.err,
-		Log:   prefixed(std.err, "codexrec replay: "),
-		Check: func(path string) error { return checkStale(&c.stale, path, std.err) }}
-	if c.listen == "" {
-		return o, nil
+	o := c.o
+	o.Server, o.Stdout, o.Stderr, o.Log = &srv, std.out, std.err, prefixed(std.err, "codexrec replay: ")
+	o.Check = func(path string) error { return checkStale(&c.stale, path, std.err) }
+	o.MemoryBudget = c.memoryMiB << 20
+	if o.Listen == "" {
+		return &o, nil
 	}
-	if err := c.checkSocket(); err != nil {
+	_, urlErr := wsproxy.ParseURL(o.Listen)
+	err := refuse(refusal{o.Segment != 1, "--segment: a socket recording holds one connection; --listen serves segment 1"},
+		refusal{urlErr != nil, fmt.Sprintf("--listen: %v", urlErr)},
+		refusal{c.memoryMiB < 0, fmt.Sprintf("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)})
+	if err != nil {
 		return nil, err
 	}
-	o.Listen, o.URLFile, o.Loop, o.Connections, o.Banner = c.listen, c.urlFile, c.loop, c.connections, c.banner
-	o.MemoryBudget = c.memoryMiB << 20
 	if c.tokenFile != "" {
 		b, err := os.ReadFile(c.tokenFile)
 		if err != nil {
@@ -167,21 +133,17 @@ func (c *replayConfig) options(std stdio) (*dropin.ReplayOptions, error) {
 		}
 		o.Token = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 	}
-	return o, nil
+	return &o, nil
 }
 
 // replayFlagOf names the flag of a replay setting a diagnosis suggests.
 func replayFlagOf(option string) string {
-	if f, ok := map[string]string{replay.OptionNotStrict: "no --strict", replay.OptionUnordered: "--unordered",
+	for _, p := range [][2]string{{replay.OptionIdempotent, "--idempotent "}, {replay.OptionRule, "--"}} {
+		if v, ok := strings.CutPrefix(option, p[0]); ok {
+			return p[1] + v
+		}
+	}
+	return firstSet(map[string]string{replay.OptionNotStrict: "no --strict", replay.OptionUnordered: "--unordered",
 		replay.OptionMatchParams: "--match params", replay.OptionMatchMethod: "--match method", replay.OptionStrict: "--strict",
-		replay.OptionNoRepeats: "--no-repeats", replay.OptionRepeats: "no --no-repeats"}[option]; ok {
-		return f
-	}
-	if m, ok := strings.CutPrefix(option, replay.OptionIdempotent); ok {
-		return "--idempotent " + m
-	}
-	if r, ok := strings.CutPrefix(option, replay.OptionRule); ok {
-		return "--" + r
-	}
-	return option
+		replay.OptionNoRepeats: "--no-repeats", replay.OptionRepeats: "no --no-repeats"}[option], option)
 }

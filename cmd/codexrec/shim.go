@@ -1,15 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/sanitize"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/codexrec/codexrec/dropin"
+	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/shim"
 )
 
@@ -26,183 +27,128 @@ func init() {
 }
 
 type shimConfig struct {
-	self, mode, dir, file, real, report string
+	self string
+	st   dropin.Standin // the settings the script fixes
 }
 
 func shimFlags(fs *flag.FlagSet) any {
 	c := &shimConfig{}
 	fs.StringVar(&c.self, "self", "", "exec: the `PATH` the shim was started as (the script passes $0)")
-	fs.StringVar(&c.mode, "mode", "", "fix the `MODE` (record, replay, auto, passthrough, extend) instead of reading CODEXREC_MODE")
-	fs.StringVar(&c.dir, "dir", "", "fix the recordings' `DIR` instead of reading CODEXREC_DIR")
-	fs.StringVar(&c.file, "file", "", "use this one recording `FILE` for every session")
-	fs.StringVar(&c.report, "report", "", "exec: append the replay's diagnostics and a failed session's error to `FILE` too, instead of CODEXREC_LOG")
-	fs.StringVar(&c.real, "codex", "", "fix the real codex `PATH` instead of reading CODEXREC_CODEX or searching PATH")
+	fs.StringVar(&c.st.Mode, "mode", "", "fix the `MODE` (record, replay, auto, passthrough, extend) instead of reading CODEXREC_MODE")
+	fs.StringVar(&c.st.Dir, "dir", "", "fix the recordings' `DIR` instead of reading CODEXREC_DIR")
+	fs.StringVar(&c.st.File, "file", "", "use this one recording `FILE` for every session")
+	fs.StringVar(&c.st.Report, "report", "", "exec: append the replay's diagnostics and a failed session's error to `FILE` too, instead of CODEXREC_LOG")
+	fs.StringVar(&c.st.Codex, "codex", "", "fix the real codex `PATH` instead of reading CODEXREC_CODEX or searching PATH")
 	return c
 }
 
 func runShimCommand(cfg any, args []string, std stdio) error {
 	c := cfg.(*shimConfig)
-	if len(args) == 0 {
+	switch {
+	case len(args) == 0:
 		return usagef("want install DIR or exec")
+	case args[0] == "exec":
+		return shimMain(firstSet(c.self, "codex"), c, args[1:], std)
+	case args[0] != "install":
+		return usagef("unknown shim subcommand %q (want install or exec)", args[0])
+	case len(args) != 2:
+		return usagef("want shim install DIR")
 	}
-	switch args[0] {
-	case "install":
-		if len(args) != 2 {
-			return usagef("want shim install DIR")
-		}
-		exe, err := os.Executable()
-		if err != nil {
-			return &exitError{exitUsage, err}
-		}
-		if c.mode != "" {
-			if _, err := shim.ParseMode(c.mode); err != nil {
-				return usagef("--mode: %v", err)
-			}
-		}
-		command, err := shimCommand(exe, c)
-		if err != nil {
-			return &exitError{exitUsage, err}
-		}
-		p, err := shim.Install(args[1], command)
-		if err != nil {
-			return &exitError{exitUsage, err}
-		}
-		abs, _ := filepath.Abs(filepath.Dir(p))
-		fmt.Fprintf(std.out, "%s\nput it first on PATH: export PATH=%s:$PATH\n", p, abs)
-		return nil
-	case "exec":
-		self := c.self
-		if self == "" {
-			self = "codex"
-		}
-		return shimMain(self, c, args[1:], std)
+	if _, err := shim.ParseMode(c.st.Mode); err != nil {
+		return usagef("--mode: %v", err)
 	}
-	return usagef("unknown shim subcommand %q (want install or exec)", args[0])
-}
-
-// runAsCodex is codexrec started as codex: an app-server session, on stdio or on a
-// socket, is recorded or replayed as the mode says; anything else is the real
-// codex's, exec'd with the same arguments.
-func runAsCodex(self string, c *shimConfig, args []string, std stdio) error {
-	st := dropin.Standin{Mode: c.mode, Dir: c.dir, File: c.file, Codex: c.real}
-	real, realErr := st.Real(self)
-	listen := shim.SocketListen(args)
-	if !shim.IsSession(args) && listen == "" {
-		if realErr != nil {
-			return &exitError{exitUsage, realErr}
-		}
-		return &exitError{exitUsage, shim.Exec(real, args)}
+	// The script runs codexrec's shim exec with the settings it fixes (paths made
+	// absolute), then codex's arguments.
+	exe, err := os.Executable()
+	st, stErr := c.st.Abs()
+	if err = errors.Join(err, stErr); err != nil {
+		return &exitError{exitUsage, err}
 	}
-	mode, err := st.ParseMode()
-	if err != nil {
-		return &exitError{exitUsage, fmt.Errorf("CODEXREC_MODE: %w", err)}
-	}
-	rec, rep := defaultRecordConfig(), defaultReplayConfig()
-	// A shim has no command line of its own: record's and replay's flags come from
-	// the environment.
-	for _, f := range []struct {
-		env   string
-		args  []string
-		flags func(*flag.FlagSet) any
-		cfg   any
-	}{{dropin.RecordFlagsEnv, st.RecordArgs(), recordFlags, &rec}, {dropin.ReplayFlagsEnv, st.ReplayArgs(), replayFlags, &rep}} {
-		if len(f.args) == 0 {
-			continue
-		}
-		fs := flag.NewFlagSet(f.env, flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		cfg := f.flags(fs)
-		if err := fs.Parse(f.args); err != nil || fs.NArg() > 0 {
-			if err == nil {
-				err = fmt.Errorf("unexpected %q", fs.Arg(0))
-			}
-			return &exitError{exitUsage, fmt.Errorf("%s: %v", f.env, err)}
-		}
-		switch p := f.cfg.(type) {
-		case **recordConfig:
-			*p = cfg.(*recordConfig)
-		case **replayConfig:
-			*p = cfg.(*replayConfig)
+	command := []string{exe, "shim", "exec", "--self", shim.Self}
+	for _, f := range [][2]string{{"--mode", st.Mode}, {"--dir", st.Dir}, {"--file", st.File}, {"--codex", st.Codex}, {"--report", st.Report}} {
+		if f[1] != "" {
+			command = append(command, f[:]...)
 		}
 	}
-	var command []string
-	if realErr == nil {
-		command = append([]string{real}, args...)
-	}
-	if listen != "" {
-		rec.socket = socketFlags{listen: listen, banner: true}
-		rep.listen, rep.banner = listen, true
-	}
-	s, err := modeSession(mode, command, rec, rep, true, std)
-	if err != nil {
-		return err
-	}
-	s.CommandErr = realErr
-	if err := st.Target(s); errors.Is(err, dropin.ErrNoDir) {
-		return &exitError{exitUsage, errors.New("CODEXREC_DIR is not set: where do the recordings go? (or CODEXREC_MODE=passthrough)")}
-	}
-	if listen != "" {
-		return runnerError(s.RunSocket(listen))
-	}
-	return runnerError(s.Run(std.in))
-}
-
-// shimMain is codexrec started as codex, by the script or a symlink: the session,
-// its report (--report, else CODEXREC_LOG) and its errors said as codex's.
-func shimMain(self string, c *shimConfig, args []string, std stdio) error {
-	if err := loadConfig(""); err != nil {
-		return asCodex(err, std)
-	}
-	run := func() error { return runAsCodex(self, c, args, std) }
-	report := dropin.Standin{Report: c.report}.ReportFile()
-	if report == "" || !shim.IsSession(args) && shim.SocketListen(args) == "" {
-		return asCodex(run(), std)
-	}
-	return asCodex(reported(report, run), std)
-}
-
-// asCodex prints err as codexrec standing in for codex (not as the shim command the
-// script runs) and returns its exit status alone.
-func asCodex(err error, std stdio) error {
-	if err == nil {
-		return nil
-	}
-	code := exitUsage
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err == nil {
-			return ee
-		}
-		code, err = ee.code, ee.err
-	}
-	fmt.Fprintf(std.err, "codexrec (as codex): %s\n", sanitize.MaskText(err.Error()))
-	return &exitError{code: code}
-}
-
-// reported runs a session with a report file: what the replay says on stderr goes
-// there too (sessionReport), and so does a failed session's error with its exit
-// status.
-func reported(path string, run func() error) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	p, err := shim.Install(args[1], append(command, "--"))
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	defer f.Close()
-	sessionReport = f
-	err = run()
-	if err != nil {
-		var ee *exitError
-		code := exitUsage
-		if errors.As(err, &ee) {
-			code = ee.code
-		}
-		fmt.Fprintf(f, "codexrec (as codex): exit %d: %v\n", code, err)
-	}
-	return err
+	abs, _ := filepath.Abs(filepath.Dir(p))
+	fmt.Fprintf(std.out, "%s\nput it first on PATH: export PATH=%s:$PATH\n", p, abs)
+	return nil
 }
 
-// sessionReport, when set, receives the replay's diagnostics besides stderr.
-var sessionReport io.Writer
+// shimMain is codexrec started as codex, by the script or a symlink: the session
+// (dropin.Standin.Run), its report (--report, else CODEXREC_LOG) and its errors
+// said as codex's.
+func shimMain(self string, c *shimConfig, args []string, std stdio) error {
+	if err := loadConfig(""); err != nil {
+		return asCodex(err, std, nil)
+	}
+	f, err := c.st.OpenReport(args)
+	if err != nil {
+		return asCodex(&exitError{exitUsage, err}, std, nil)
+	}
+	var report io.Writer
+	if f != nil {
+		defer f.Close()
+		report = f
+	}
+	err = c.st.Run(context.Background(), self, args, std.in, func(m *dropin.SessionOptions, listen string) error {
+		// A shim has no command line of its own: record's and replay's flags come
+		// from the environment.
+		rec, err := envFlags[*recordConfig](dropin.RecordFlagsEnv, c.st.RecordArgs(), recordFlags)
+		if err != nil {
+			return err
+		}
+		rep, err := envFlags[*replayConfig](dropin.ReplayFlagsEnv, c.st.ReplayArgs(), replayFlags)
+		if err != nil {
+			return err
+		}
+		if listen != "" {
+			rep.o.Listen = listen
+		}
+		m.Replace = true
+		return modes(m, rec, rep, std, report)
+	})
+	return asCodex(runnerError(err), std, report)
+}
+
+// envFlags parses a stand-in's flags of a command (flags) from the words args of
+// the environment variable env.
+func envFlags[T any](env string, args []string, flags func(*flag.FlagSet) any) (T, error) {
+	fs := flag.NewFlagSet(env, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg := flags(fs).(T)
+	err := fs.Parse(args)
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected %q", fs.Arg(0))
+	}
+	if err != nil {
+		return cfg, &exitError{exitUsage, fmt.Errorf("%s: %v", env, err)}
+	}
+	return cfg, nil
+}
+
+// asCodex prints err as codexrec standing in for codex (not as the shim command the
+// script runs), with its exit status on report too when set, and returns its exit
+// status alone.
+func asCodex(err error, std stdio, report io.Writer) error {
+	var ee *exitError
+	if err == nil {
+		return nil
+	} else if !errors.As(err, &ee) {
+		ee = &exitError{exitUsage, err}
+	}
+	if report != nil {
+		fmt.Fprintf(report, "codexrec (as codex): exit %d: %v\n", ee.code, err)
+	}
+	if ee.err != nil {
+		fmt.Fprintf(std.err, "codexrec (as codex): %s\n", sanitize.MaskText(ee.err.Error()))
+	}
+	return &exitError{code: ee.code}
+}
 
 func firstSet(vs ...string) string {
 	for _, v := range vs {
@@ -217,28 +163,4 @@ func firstSet(vs ...string) string {
 func shimName(argv0 string) bool {
 	b := filepath.Base(argv0)
 	return b == "codex" || b == "codex.exe"
-}
-
-// shimCommand is the command line the installed script runs: codexrec's shim exec
-// with the settings the script fixes (paths made absolute), then "--" and codex's
-// arguments.
-func shimCommand(exe string, c *shimConfig) ([]string, error) {
-	abs, err := filepath.Abs(exe)
-	if err != nil {
-		return nil, err
-	}
-	command := []string{abs, "shim", "exec", "--self", shim.Self}
-	for _, f := range []struct{ flag, v string }{{"--mode", c.mode}, {"--dir", c.dir}, {"--file", c.file}, {"--codex", c.real}, {"--report", c.report}} {
-		if f.v == "" {
-			continue
-		}
-		v := f.v
-		if f.flag != "--mode" {
-			if v, err = filepath.Abs(v); err != nil {
-				return nil, err
-			}
-		}
-		command = append(command, f.flag, v)
-	}
-	return append(command, "--"), nil
 }

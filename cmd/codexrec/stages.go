@@ -12,15 +12,12 @@ import (
 )
 
 // stageFlags are the flags of the record pipeline's stages (validation,
-// sanitizing, leak guard), shared by record and capture: they map to a
-// record.Session.
+// sanitizing, leak guard), shared by record and capture: they map to
+// record.Defaults.
 type stageFlags struct {
-	version, schemaDir string
-	failOn             string
-	noValidate         bool
-	noSanitize         bool
-	noGuard            bool
-	san                sanitizeFlags
+	version, schemaDir, failOn      string
+	noValidate, noSanitize, noGuard bool
+	san                             sanitizeFlags
 }
 
 func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
@@ -36,21 +33,9 @@ func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
 	s.san.register(fs, true)
 }
 
-// session builds the pipeline from the flags. cwd, when set, is mapped to a
+// defaults is the pipeline the flags describe. cwd, when set, is mapped to a
 // placeholder with home, temp dir and CODEX_HOME; amend, when set, amends the
 // sanitizer's options last (capture maps its temporary workspace and salts).
-func (s *stageFlags) session(cwd string, amend func(*sanitize.Options)) (*record.Session, error) {
-	if _, err := parseFailOn(s.failOn); err != nil {
-		return nil, usagef("%v", err)
-	}
-	sess, err := s.defaults(cwd, amend).Session()
-	if err != nil {
-		return nil, settingError(err)
-	}
-	return sess, nil
-}
-
-// defaults is the pipeline the flags describe.
 func (s *stageFlags) defaults(cwd string, amend func(*sanitize.Options)) record.Defaults {
 	c := s.san.config()
 	c.Cwd = cwd
@@ -61,49 +46,39 @@ func (s *stageFlags) defaults(cwd string, amend func(*sanitize.Options)) record.
 // report prints what the session found on stderr and returns the exit status the
 // findings call for under --fail-on (nil when none).
 func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error {
-	more := r.WriteText(stderr, record.TextOptions{Prefix: "codexrec " + cmd + ": ", Validated: !s.noValidate})
-	if more > 0 {
+	if more := r.WriteText(stderr, record.TextOptions{Prefix: "codexrec " + cmd + ": ", Validated: !s.noValidate}); more > 0 {
 		fmt.Fprintf(stderr, "  ... and %d more (codexrec validate FILE lists them all)\n", more)
-	}
-	if s.noValidate {
-		return nil
 	}
 	level, _ := parseFailOn(s.failOn)
 	for _, f := range r.Findings {
-		if level.fails(f.Rule) {
+		if !s.noValidate && level.fails(f.Rule) {
 			return &exitError{code: exitFindings, err: fmt.Errorf("schema findings at or above --fail-on %s", s.failOn)}
 		}
 	}
 	return nil
 }
 
-// sanitizeFlags are the flags record, sanitize and scan share.
-type sanitizeFlags struct {
-	secretEnvs, secretFiles, maps, allow, allowFiles multiFlag
-	salt                                             string
-}
+// sanitizeFlags are the flags record, sanitize and scan share: a sanitize.Config.
+type sanitizeFlags struct{ c sanitize.Config }
 
 func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
-	fs.Var(&s.secretEnvs, "secret-env", "also treat environment variable `NAME`'s value as a secret (repeatable; "+strings.Join(sanitize.DefaultSecretEnvs(), ", ")+" always are)")
-	fs.Var(&s.secretFiles, "secret-file", "treat each line of `PATH` as a secret value (repeatable)")
-	fs.Var(&s.allow, "allow", "a value matching `REGEX` is a known false positive of the shape rules (repeatable)")
-	fs.Var(&s.allowFiles, "allow-file", "read --allow regular expressions from `PATH`, one per line (# comments)")
+	fs.Var((*multiFlag)(&s.c.SecretEnvs), "secret-env", "also treat environment variable `NAME`'s value as a secret (repeatable; "+strings.Join(sanitize.DefaultSecretEnvs(), ", ")+" always are)")
+	fs.Var((*multiFlag)(&s.c.SecretFiles), "secret-file", "treat each line of `PATH` as a secret value (repeatable)")
+	fs.Var((*multiFlag)(&s.c.Allow), "allow", "a value matching `REGEX` is a known false positive of the shape rules (repeatable)")
+	fs.Var((*multiFlag)(&s.c.AllowFiles), "allow-file", "read --allow regular expressions from `PATH`, one per line (# comments)")
 	if rewrite {
-		fs.Var(&s.maps, "map", "map a path to a placeholder, given as `FROM=TO`: FROM is replaced by TO in every string (repeatable; cwd, home, temp dir and CODEX_HOME are mapped by default)")
-		fs.StringVar(&s.salt, "salt", "", "key placeholders with `SALT`, so the same secret gets the same placeholder in every recording made with it")
+		fs.Var((*multiFlag)(&s.c.Maps), "map", "map a path to a placeholder, given as `FROM=TO`: FROM is replaced by TO in every string (repeatable; cwd, home, temp dir and CODEX_HOME are mapped by default)")
+		fs.StringVar(&s.c.Salt, "salt", "", "key placeholders with `SALT`, so the same secret gets the same placeholder in every recording made with it")
 	}
 }
 
 // config is the sanitizer the flags describe.
-func (s *sanitizeFlags) config() sanitize.Config {
-	return sanitize.Config{SecretEnvs: s.secretEnvs, SecretFiles: s.secretFiles, Maps: s.maps,
-		Allow: s.allow, AllowFiles: s.allowFiles, Salt: s.salt}
-}
+func (s *sanitizeFlags) config() sanitize.Config { return s.c }
 
 // sanitizer is the sanitizer the flags and the environment describe, with the
 // names of the secret variables that were set; a bad flag is a usage error.
 func (s *sanitizeFlags) sanitizer(cwd string) (*sanitize.Sanitizer, []string, error) {
-	c := s.config()
+	c := s.c
 	c.Cwd = cwd
 	opts, names, err := c.Options()
 	if err != nil {
@@ -116,14 +91,12 @@ func (s *sanitizeFlags) sanitizer(cwd string) (*sanitize.Sanitizer, []string, er
 	return z, names, nil
 }
 
-// settingFlags name the flag behind each sanitize.Config setting.
-var settingFlags = map[string]string{"SecretFiles": "--secret-file", "Maps": "--map", "AllowFiles": "--allow-file"}
-
 // settingError is a usage error naming the flag of a setting that could not be used.
 func settingError(err error) error {
 	var se *sanitize.SettingError
 	if errors.As(err, &se) {
-		return usagef("%s %s: %v", settingFlags[se.Setting], se.Value, se.Err)
+		flags := map[string]string{"SecretFiles": "--secret-file", "Maps": "--map", "AllowFiles": "--allow-file"}
+		return usagef("%s %s: %v", flags[se.Setting], se.Value, se.Err)
 	}
 	return usagef("%v", err)
 }
