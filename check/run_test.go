@@ -80,7 +80,9 @@ func TestRun(t *testing.T) {
 		{"bad schema version", check.Options{Paths: []string{plain}, Version: "banana"}, nil, func(err error) bool { return errors.Is(err, check.ErrSchema) }},
 		{"missing schema dir", check.Options{Paths: []string{plain}, SchemaDir: filepath.Join(dir, "none")}, nil, func(err error) bool { return errors.Is(err, check.ErrSchema) }},
 		{"report file", check.Options{Paths: []string{plain}, SARIF: filepath.Join(dir, "no", "such", "dir")}, nil,
-			func(err error) bool { return errors.As(err, &rf) && rf.Report == "SARIF" && errors.Is(err, os.ErrNotExist) }},
+			func(err error) bool {
+				return errors.As(err, &rf) && rf.Report == "SARIF" && errors.Is(err, os.ErrNotExist)
+			}},
 		{"done", check.Options{Paths: []string{plain}}, canceled, func(err error) bool { return errors.Is(err, context.Canceled) }},
 	} {
 		ctx := tc.ctx
