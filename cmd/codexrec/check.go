@@ -68,13 +68,7 @@ func runCheck(cfg any, args []string, std stdio) error {
 	case errors.Is(err, check.ErrNoPaths):
 		return usagef("no recording to check")
 	case errors.As(err, &rf):
-		return &exitError{exitUsage, fmt.Errorf("--%s: %w", strings.ToLower(rf.Report), rf.Err)}
-	case err != nil:
-		return &exitError{exitUsage, err}
-	case out.Unread != nil:
-		return &exitError{code: exitUsage}
-	case level != failNever && out.Failed:
-		return &exitError{code: exitFindings}
+		err = fmt.Errorf("--%s: %w", strings.ToLower(rf.Report), rf.Err)
 	}
-	return nil
+	return verdict(err, out.Unread != nil, level != failNever && out.Failed)
 }

@@ -60,13 +60,7 @@ func runDiff(cfg any, args []string, std stdio) error {
 		}
 	}
 	r, err := diff.Run(args[0], args[1], o)
-	switch {
-	case err != nil:
-		return usageOrIO(err)
-	case level != failNever && r.Differs(c.ignoreMoves || level > failInfo):
-		return &exitError{code: exitFindings}
-	}
-	return nil
+	return verdict(err, false, err == nil && level != failNever && r.Differs(c.ignoreMoves || level > failInfo))
 }
 
 // wantColour decides whether the text report is coloured.
@@ -84,3 +78,17 @@ func wantColour(mode string, std stdio) (bool, error) {
 
 // usageOrIO keeps errors from reading inputs at exit code 2 with their context.
 func usageOrIO(err error) error { return &exitError{code: exitUsage, err: err} }
+
+// verdict is a report's exit: an error 2 with its message, input that could not be
+// read 2 (each said already), findings 1.
+func verdict(err error, unread, findings bool) error {
+	switch {
+	case err != nil:
+		return usageOrIO(err)
+	case unread:
+		return &exitError{code: exitUsage}
+	case findings:
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}

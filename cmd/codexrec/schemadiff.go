@@ -65,11 +65,6 @@ func runSchemaDiff(cfg any, args []string, std stdio) error {
 	}
 	o.Out = std.out
 	r, err := diff.Schemas(args[0], args[1], o)
-	if err != nil {
-		return usageOrIO(err)
-	}
-	if failOn, gate := level.tier(); gate && r.Reaches(failOn) {
-		return &exitError{code: exitFindings}
-	}
-	return nil
+	failOn, gate := level.tier()
+	return verdict(err, false, err == nil && gate && r.Reaches(failOn))
 }

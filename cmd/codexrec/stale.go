@@ -85,13 +85,8 @@ func runStaleCheck(s *staleFlags, args []string, std stdio) error {
 		return usagef("--stale: want a directory or recordings")
 	}
 	l, err := s.settings().List(std.out, prefixed(std.err, "codexrec check: "), args)
-	switch {
-	case err != nil:
+	if err != nil {
 		return staleError(err)
-	case l.Unread != nil:
-		return &exitError{code: exitUsage}
-	case l.Stale > 0:
-		return &exitError{code: exitFindings}
 	}
-	return nil
+	return verdict(nil, l.Unread != nil, l.Stale > 0)
 }

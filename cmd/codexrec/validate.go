@@ -50,13 +50,8 @@ func runValidate(cfg any, args []string, std stdio) error {
 	}
 	c.opts.Fails, c.opts.Log = level.fails, prefixed(std.err, "codexrec validate: ")
 	failed, err := validate.Files(args, std.out, c.opts)
-	switch {
-	case errors.Is(err, validate.ErrUnread):
-		return &exitError{code: exitUsage}
-	case err != nil:
-		return &exitError{exitUsage, err}
-	case failed:
-		return &exitError{code: exitFindings}
+	if errors.Is(err, validate.ErrUnread) {
+		return verdict(nil, true, false)
 	}
-	return nil
+	return verdict(err, false, failed)
 }
