@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -88,9 +89,17 @@ func ParseSettings(disable, severity []string) (map[string]bool, map[string]Seve
 // read is passed to skipped, when set, and joined into the error; the others are
 // still checked.
 func (c *Checker) CheckPaths(args []string, stdin io.Reader, skipped func(error)) ([]*Result, error) {
-	var results []*Result
-	var errs error
+	results, errs, _ := c.checkPaths(context.Background(), args, stdin, skipped)
+	return results, errs
+}
+
+// checkPaths is CheckPaths stopping between recordings once ctx is done (done is
+// ctx's error then).
+func (c *Checker) checkPaths(ctx context.Context, args []string, stdin io.Reader, skipped func(error)) (results []*Result, errs, done error) {
 	for _, path := range Expand(args) {
+		if err := ctx.Err(); err != nil {
+			return results, errs, err
+		}
 		var res *Result
 		var err error
 		if path == "-" {
@@ -107,5 +116,5 @@ func (c *Checker) CheckPaths(args []string, stdin io.Reader, skipped func(error)
 		}
 		results = append(results, res)
 	}
-	return results, errs
+	return results, errs, nil
 }

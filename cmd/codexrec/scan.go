@@ -6,19 +6,14 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:    "scan",
-		args:    "[flags] FILE...",
+	register(&command{name: "scan", args: "[flags] FILE...", run: runScan, interspersed: true,
 		summary: "run the leak guard on recordings (or any text files): exit 3 when something secret-shaped is found",
 		flags: func(fs *flag.FlagSet) any {
 			c := &scanConfig{}
 			fs.BoolVar(&c.json, "json", false, "print what was found as one JSON document on stdout (masked previews only)")
 			c.flags.register(fs, false)
 			return c
-		},
-		run:          runScan,
-		interspersed: true,
-	})
+		}})
 }
 
 type scanConfig struct {
@@ -36,23 +31,20 @@ func runScan(cfg any, args []string, std stdio) error {
 		return err
 	}
 	report, err := z.ScanFiles(args)
-	if err != nil {
-		if !c.json { // what was found before the file that could not be read
-			report.WriteText(std.out)
-		}
-		return err
-	}
-	if c.json {
+	switch {
+	case err != nil && c.json:
+	case c.json:
 		err = report.WriteJSON(std.out)
-	} else {
-		err = report.WriteText(std.out)
+	default: // with an unreadable file, what was found before it
+		if werr := report.WriteText(std.out); err == nil {
+			err = werr
+		}
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	leaks := report.Leaks
-	if leaks > 0 {
-		return &exitError{exitLeak, fmt.Errorf("%d secret-shaped value(s) found; if one is a known false positive, allow it with --allow REGEX (matched against the value) or --allow-file FILE", leaks)}
+	case report.Leaks > 0:
+		return &exitError{exitLeak, fmt.Errorf("%d secret-shaped value(s) found; if one is a known false positive, allow it with --allow REGEX (matched against the value) or --allow-file FILE", report.Leaks)}
 	}
 	fmt.Fprintf(std.err, "codexrec scan: %d file(s) clean\n", len(args))
 	return nil

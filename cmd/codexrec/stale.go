@@ -15,14 +15,9 @@ import (
 
 // staleFlags are the staleness flags of replay (and, through CODEXREC_REPLAY_FLAGS,
 // of the shim) and of check --stale; their defaults come from the environment.
-type staleFlags struct {
-	maxAge   string
-	minCodex string
-	action   string
-	// codex is the real codex a session would record with, for --min-codex
-	// installed; empty: codex on PATH.
-	codex string
-}
+// codex is the real codex a session would record with, for --min-codex installed;
+// empty: codex on PATH.
+type staleFlags struct{ maxAge, minCodex, action, codex string }
 
 func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
 	fs.StringVar(&s.maxAge, "max-age", os.Getenv("CODEXREC_MAX_AGE"), "a recording made longer ago than `DURATION` (720h, 30d) is stale (default $CODEXREC_MAX_AGE; docs/staleness.md)")
@@ -32,38 +27,35 @@ func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
 	}
 }
 
-// policy parses the flags; "installed" runs the real codex for its version.
-func (s *staleFlags) policy() (stale.Policy, error) {
-	p, err := stale.Limits{MaxAge: s.maxAge, MinCodex: s.minCodex}.Policy(func() (string, error) {
-		return codexbin.Version(context.Background(), s.codex)
-	})
+func (s *staleFlags) settings() stale.Settings {
+	return stale.Settings{Limits: stale.Limits{MaxAge: s.maxAge, MinCodex: s.minCodex}, Action: s.action,
+		Installed: func() (string, error) { return codexbin.Version(context.Background(), s.codex) }}
+}
+
+// staleError says a stale setting's error as its flag; a refused recording exits 1.
+func staleError(err error) error {
 	var le *stale.LimitError
+	var re *stale.RefusedError
 	switch {
 	case errors.As(err, &le) && le.Limit == "max_age":
-		return p, usagef("--max-age %q: %v", le.Value, le.Err)
+		return usagef("--max-age %q: %v", le.Value, le.Err)
 	case errors.As(err, &le):
-		return p, &exitError{exitUsage, fmt.Errorf("--min-codex installed: %w", le.Err)}
-	case err != nil:
-		return p, usagef("%v", err)
+		return &exitError{exitUsage, fmt.Errorf("--min-codex installed: %w", le.Err)}
+	case errors.Is(err, stale.ErrAction):
+		return usagef("--stale %v", err)
+	case errors.As(err, &re):
+		return &exitError{exitFindings, err}
+	case errors.Is(err, stale.ErrNoLimit):
+		return usagef("--stale: want --max-age or --min-codex (or CODEXREC_MAX_AGE, CODEXREC_MIN_CODEX)")
 	}
-	if _, err := stale.ParseAction(s.action); err != nil {
-		return p, usagef("--stale %v", err)
-	}
-	return p, nil
+	return usagef("%v", err)
 }
 
 // checkStale warns of, or refuses, a stale recording about to be replayed.
 func checkStale(s *staleFlags, path string, w io.Writer) error {
-	if s.maxAge == "" && s.minCodex == "" {
-		return nil
-	}
-	p, err := s.policy()
+	r, err := s.settings().BeforeReplay(path, shim.IsCI(os.Getenv))
 	if err != nil {
-		return err
-	}
-	r, err := stale.Action(s.action).BeforeReplay(path, p, shim.IsCI(os.Getenv))
-	if err != nil {
-		return &exitError{exitFindings, err}
+		return staleError(err)
 	}
 	if r.Stale() {
 		fmt.Fprintf(w, "codexrec replay: warning: stale recording %s\n", r)
@@ -74,19 +66,11 @@ func checkStale(s *staleFlags, path string, w io.Writer) error {
 // rerecordStale turns a replay of a stale recording into a record when --stale
 // rerecord asks for it, a command is known and CI is not set.
 func rerecordStale(rep *replayConfig, command []string, path string, action shim.Action, note io.Writer) (shim.Action, bool) {
-	st := &rep.stale
 	if action != shim.Replay || command == nil {
 		return action, false
 	}
-	st.codex = command[0]
-	if stale.Action(st.action) != stale.Rerecord || shim.IsCI(os.Getenv) {
-		return action, false
-	}
-	p, err := st.policy()
-	if err != nil {
-		return action, false // the replay reports it
-	}
-	r, ok := stale.Action(st.action).Rerecords(path, p, true, false)
+	rep.stale.codex = command[0]
+	r, ok := rep.stale.settings().Rerecords(path, true, shim.IsCI(os.Getenv))
 	if !ok {
 		return action, false
 	}
@@ -100,29 +84,9 @@ func runStaleCheck(s *staleFlags, args []string, std stdio) error {
 	if len(args) == 0 {
 		return usagef("--stale: want a directory or recordings")
 	}
-	if s.maxAge == "" && s.minCodex == "" {
-		return usagef("--stale: want --max-age or --min-codex (or CODEXREC_MAX_AGE, CODEXREC_MIN_CODEX)")
-	}
-	p, err := s.policy()
+	l, err := s.settings().List(std.out, prefixed(std.err, "codexrec check: "), args)
 	if err != nil {
-		return err
+		return staleError(err)
 	}
-	results, errs := stale.Paths(args, p)
-	for _, err := range errs {
-		fmt.Fprintf(std.err, "codexrec check: %v\n", err)
-	}
-	n := stale.Count(results)
-	for _, r := range results {
-		if r.Stale() {
-			fmt.Fprintln(std.out, r)
-		}
-	}
-	fmt.Fprintf(std.err, "codexrec check: %d of %d recording(s) stale\n", n, len(results))
-	switch {
-	case len(errs) > 0:
-		return &exitError{exitUsage, nil}
-	case n > 0:
-		return &exitError{exitFindings, nil}
-	}
-	return nil
+	return verdict(nil, l.Unread != nil, l.Stale > 0)
 }

@@ -7,31 +7,16 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:    "summary",
-		args:    "[--json] FILE",
+	register(&command{name: "summary", args: "[--json] FILE", run: runSummary, interspersed: true,
 		summary: "print a recording's header, frame counts, methods and the agent's replies",
 		flags: func(fs *flag.FlagSet) any {
 			return fs.Bool("json", false, "print the summary as one JSON document on stdout")
-		},
-		run:          runSummary,
-		interspersed: true,
-	})
+		}})
 }
 
 func runSummary(cfg any, args []string, std stdio) error {
 	if len(args) != 1 {
 		return usagef("want exactly one recording")
 	}
-	o, rd, err := view.ReadOverview(args[0])
-	if rd != nil {
-		warnProblems(std.err, "summary", rd)
-	}
-	if err != nil {
-		return usageOrIO(err)
-	}
-	if *cfg.(*bool) {
-		return o.WriteJSON(std.out)
-	}
-	return o.WriteText(std.out)
+	return view.WriteSummary(std.out, args[0], view.SummaryOptions{JSON: *cfg.(*bool), Log: prefixed(std.err, "codexrec summary: ")})
 }

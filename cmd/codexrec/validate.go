@@ -8,20 +8,14 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:         "validate",
-		args:         "[flags] FILE...",
-		summary:      "check every message of recordings against the exact Codex version's protocol schema",
-		flags:        validateFlags,
-		run:          runValidate,
-		interspersed: true,
-	})
+	register(&command{name: "validate", args: "[flags] FILE...", flags: validateFlags, run: runValidate, interspersed: true,
+		summary: "check every message of recordings against the exact Codex version's protocol schema"})
 }
 
 type validateConfig struct {
 	json, jsonl bool
 	failOn      string
-	opts        validate.Options
+	opts        validate.FilesOptions
 }
 
 func validateFlags(fs *flag.FlagSet) any {
@@ -42,31 +36,22 @@ func schemaFlags(fs *flag.FlagSet, version, dir *string) {
 func runValidate(cfg any, args []string, std stdio) error {
 	c := cfg.(*validateConfig)
 	level, err := parseFailOn(c.failOn)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	if len(args) == 0 {
-		return usagef("no recording to validate")
-	}
-	if c.json && c.jsonl {
-		return usagef("--json and --jsonl exclude each other")
-	}
-	format := validate.Text
 	switch {
-	case c.json:
-		format = validate.JSON
-	case c.jsonl:
-		format = validate.JSONL
-	}
-	failed, err := validate.Files(args, std.out, validate.FilesOptions{Options: c.opts, Format: format,
-		Fails: level.fails, Log: prefixed(std.err, "codexrec validate: ")})
-	switch {
-	case errors.Is(err, validate.ErrUnread):
-		return &exitError{code: exitUsage}
 	case err != nil:
-		return &exitError{exitUsage, err}
-	case failed:
-		return &exitError{code: exitFindings}
+		return usagef("%v", err)
+	case len(args) == 0:
+		return usagef("no recording to validate")
+	case c.json && c.jsonl:
+		return usagef("--json and --jsonl exclude each other")
+	case c.json:
+		c.opts.Format = validate.JSON
+	case c.jsonl:
+		c.opts.Format = validate.JSONL
 	}
-	return nil
+	c.opts.Fails, c.opts.Log = level.fails, prefixed(std.err, "codexrec validate: ")
+	failed, err := validate.Files(args, std.out, c.opts)
+	if errors.Is(err, validate.ErrUnread) {
+		return verdict(nil, true, false)
+	}
+	return verdict(err, false, failed)
 }

@@ -12,14 +12,8 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:         "view",
-		args:         "FILE -o report.html",
-		summary:      "write a recording as one self-contained HTML page (two-lane timeline, no network)",
-		flags:        viewFlags,
-		run:          runView,
-		interspersed: true,
-	})
+	register(&command{name: "view", args: "FILE -o report.html", flags: viewFlags, run: runView, interspersed: true,
+		summary: "write a recording as one self-contained HTML page (two-lane timeline, no network)"})
 }
 
 type viewConfig struct {
