@@ -63,19 +63,14 @@ func checkStale(s *staleFlags, path string, w io.Writer) error {
 	return nil
 }
 
-// rerecordStale turns a replay of a stale recording into a record when --stale
-// rerecord asks for it, a command is known and CI is not set.
-func rerecordStale(rep *replayConfig, command []string, path string, action shim.Action, note io.Writer) (shim.Action, bool) {
-	if action != shim.Replay || command == nil {
-		return action, false
+// policy is the settings parsed, their errors said as flags (drop-in sessions ask
+// for it only when a stale recording might be recorded afresh).
+func (s *staleFlags) policy() (stale.Policy, error) {
+	p, _, err := s.settings().Policy()
+	if err != nil {
+		return p, staleError(err)
 	}
-	rep.stale.codex = command[0]
-	r, ok := rep.stale.settings().Rerecords(path, true, shim.IsCI(os.Getenv))
-	if !ok {
-		return action, false
-	}
-	fmt.Fprintf(note, "codexrec: stale recording %s: recording it afresh\n", r)
-	return shim.Record, true
+	return p, nil
 }
 
 // runStaleCheck is check --stale: each stale recording under the arguments, one
