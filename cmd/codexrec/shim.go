@@ -142,7 +142,7 @@ func asCodex(err error, std stdio, report io.Writer) error {
 		ee = &exitError{exitUsage, err}
 	}
 	if report != nil {
-		fmt.Fprintf(report, "codexrec (as codex): exit %d: %v\n", ee.code, err)
+		fmt.Fprintf(report, "codexrec (as codex): exit %d: %s\n", ee.code, sanitize.MaskText(err.Error()))
 	}
 	if ee.err != nil {
 		fmt.Fprintf(std.err, "codexrec (as codex): %s\n", sanitize.MaskText(ee.err.Error()))
