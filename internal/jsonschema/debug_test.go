@@ -1,3 +1,5 @@
+// Changed from upstream v6.0.3: import paths point at this copy (see README.md).
+
 package jsonschema_test
 
 import (

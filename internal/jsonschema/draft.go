@@ -1,3 +1,7 @@
+// Changed from upstream v6.0.3: the drafts' metaschemas are compiled on first use
+// (compileMetaschemas), not in init; their vocabularies' schemas are kept in
+// vocabSchemas. See README.md.
+
 package jsonschema
 
 import (
