@@ -8,7 +8,7 @@ import (
 
 // lazyMatcher is a matcher whose table is built the first time a run scans more
 // than smallBudget bytes in all. Until then each text is searched literal by
-// literal through an index of their first two bytes, which costs a small fraction
+// literal through an index of their first bytes, which costs a small fraction
 // of the table's build (about a millisecond and half a megabyte): a run that
 // sanitizes only a command line and a header, or prints a note, never builds it.
 // Both give the same hits in the same order.
@@ -45,29 +45,34 @@ func (l *lazyMatcher) scan(text []byte, hits []hit) (bool, []hit) {
 	return l.matcher().scan(text, hits)
 }
 
-// litIndex finds the literals of a matcher one by one: the ids of the literals of
-// two bytes or more by their first two bytes (folded), those of one byte by it.
+// litIndex finds the literals of a matcher one by one: their ids grouped by first
+// byte (folded), in id order within a group.
 type litIndex struct {
 	folded []string
-	first  [256]bool // a literal starts with the (folded) byte
-	one    [256][]int32
-	two    map[uint16][]int32
+	ids    []int32
+	from   [257]int32 // the ids of the literals starting with byte c are ids[from[c]:from[c+1]]
 }
 
 func newLitIndex(lits []string) *litIndex {
-	x := &litIndex{folded: make([]string, len(lits)), two: make(map[uint16][]int32, len(lits))}
+	x := &litIndex{folded: make([]string, len(lits))}
+	n := 0
 	for id, p := range lits {
 		p = asciiLower(p)
 		x.folded[id] = p
-		switch len(p) {
-		case 0: // never matches
-		case 1:
-			x.first[p[0]] = true
-			x.one[p[0]] = append(x.one[p[0]], int32(id))
-		default:
-			x.first[p[0]] = true
-			k := uint16(p[0])<<8 | uint16(p[1])
-			x.two[k] = append(x.two[k], int32(id))
+		if p != "" { // an empty literal never matches
+			x.from[int(p[0])+1]++
+			n++
+		}
+	}
+	for c := 1; c < len(x.from); c++ {
+		x.from[c] += x.from[c-1]
+	}
+	x.ids = make([]int32, n)
+	next := x.from
+	for id, p := range x.folded {
+		if p != "" {
+			x.ids[next[p[0]]] = int32(id)
+			next[p[0]]++
 		}
 	}
 	return x
@@ -78,20 +83,10 @@ func newLitIndex(lits []string) *litIndex {
 // then by id.
 func (x *litIndex) scan(text []byte, hits []hit) (bool, []hit) {
 	n0 := len(hits)
-	for i := 0; i < len(text); i++ {
-		c := foldByte(text[i])
-		if !x.first[c] {
-			continue
-		}
-		for _, id := range x.one[c] {
-			hits = append(hits, hit{i + 1, int(id)})
-		}
-		if i+1 == len(text) {
-			break
-		}
-		for _, id := range x.two[uint16(c)<<8|uint16(foldByte(text[i+1]))] {
-			p := x.folded[id]
-			if foldedPrefix(text[i+2:], p[2:]) {
+	for i := range text {
+		c := int(foldByte(text[i]))
+		for _, id := range x.ids[x.from[c]:x.from[c+1]] {
+			if p := x.folded[id]; foldedPrefix(text[i+1:], p[1:]) {
 				hits = append(hits, hit{i + len(p), int(id)})
 			}
 		}

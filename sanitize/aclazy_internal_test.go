@@ -18,7 +18,7 @@ func TestLitIndexScan(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	sets := [][]string{z.prefilter(false).m.lits}
-	alphabet := "abcAB-_:=\" \\x\xc3\xa9"
+	alphabet := "abcAB-_:=\" \\x\xc3\xa9\xff\x00"
 	for range 300 {
 		var set []string
 		for n := r.IntN(40); len(set) < n; {
@@ -30,7 +30,7 @@ func TestLitIndexScan(t *testing.T) {
 		}
 		sets = append(sets, set)
 	}
-	words := []string{"sk-", "key=", "TOKEN: ", `"env"`, "://", "/tmp/x", "abc ", "PRIVATE KEY", "eyJ", "  ", "Bearer ", "xyz", "fake-access-token-0123456789", "aB", "\xc3\xa9", "-_", "x"}
+	words := []string{"sk-", "key=", "TOKEN: ", `"env"`, "://", "/tmp/x", "abc ", "PRIVATE KEY", "eyJ", "  ", "Bearer ", "xyz", "fake-access-token-0123456789", "aB", "\xc3\xa9", "-_", "x", "\xff", "\xffa"}
 	for si, set := range sets {
 		m, x := newMatcher(set), newLitIndex(set)
 		for range 40 {
