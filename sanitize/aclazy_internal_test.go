@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -74,5 +75,42 @@ func TestLazyMatcherBuildsWhenNeeded(t *testing.T) {
 	}
 	if small == secret || z.Text(secret) != small {
 		t.Fatalf("a key was sanitized as %q before the table and %q after", small, z.Text(secret))
+	}
+}
+
+// TestLazyMatcherConcurrent: goroutines sanitizing at once while the run crosses
+// smallBudget (some through the index, some building or reading the table) each get
+// what a sanitizer that has built its table gives.
+func TestLazyMatcherConcurrent(t *testing.T) {
+	ref, err := New(Options{Salt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.prefilter(false).m.matcher()
+	z, err := New(Options{Salt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		"token sk-proj-" + string(bytes.Repeat([]byte("aB3"), 16)),
+		"Authorization: Bearer " + string(bytes.Repeat([]byte("x9Z"), 12)),
+		string(bytes.Repeat([]byte("clean text "), 400)),
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 12 {
+				s := texts[(g+i)%len(texts)]
+				if got, want := z.Text(s), ref.Text(s); got != want {
+					t.Errorf("%.40q: %.60q, want %.60q", s, got, want)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if z.prefilter(false).m.table.Load() == nil {
+		t.Fatal("no table after the budget was spent")
 	}
 }
