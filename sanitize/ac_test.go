@@ -14,7 +14,7 @@ func TestScanLanes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := z.prefilter(false).m
+	m := z.prefilter(false).m.matcher()
 	r := rand.New(rand.NewPCG(1, 2))
 	words := []string{"sk-", "key=", "token: ", `"env"`, "://", "/tmp/x", "abc ", "PRIVATE KEY", "eyJ", "  ", "Bearer ", "xyz", "fake-access-token-0123456789"}
 	for i := range 600 {

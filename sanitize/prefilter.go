@@ -117,7 +117,7 @@ type pattern struct {
 
 // prefilter is the compiled automaton and the meaning of its pattern ids.
 type prefilter struct {
-	m    *matcher
+	m    *lazyMatcher
 	pats []pattern
 }
 
@@ -207,7 +207,7 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	for _, k := range []string{`"isSecret"`, `"answers"`} {
 		addCut(k, patField, 1, sanitizers)
 	}
-	m := newMatcher(lits)
+	m := newLazyMatcher(lits)
 	view := func(v views) prefilter {
 		own := slices.Clone(pats)
 		for i := range own {

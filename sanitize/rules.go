@@ -2,6 +2,8 @@ package sanitize
 
 import (
 	"bytes"
+	"slices"
+	"sync"
 )
 
 // A shape rule finds secrets by their form, written from the providers' public
@@ -219,7 +221,10 @@ var keywordEndsB [][]byte
 
 // RuleNames lists every rule the sanitizer and the guard apply, for the header and docs:
 // the project's own rules first, then gitleaks' (see GitleaksVersion).
-func RuleNames() []string {
+func RuleNames() []string { return slices.Clone(ruleNameList()) }
+
+// ruleNameList is RuleNames, made once: a session's header and its guard both ask.
+var ruleNameList = sync.OnceValue(func() []string {
 	seen := map[string]bool{}
 	var names []string
 	add := func(n string) {
@@ -243,7 +248,7 @@ func RuleNames() []string {
 		add(r.id)
 	}
 	return names
-}
+})
 
 // secretFields are protocol fields whose string values are secrets, from the
 // app-server schema (LoginAccountParams, ChatgptAuthTokensRefreshResponse,

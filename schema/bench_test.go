@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/codexrec/codexrec/internal/jsonschema"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/recorder"

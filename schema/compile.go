@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/codexrec/codexrec/internal/jsonschema"
 	"github.com/tidwall/gjson"
 
 	"github.com/codexrec/codexrec/wire"

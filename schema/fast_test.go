@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/codexrec/codexrec/internal/jsonschema"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"

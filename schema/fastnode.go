@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/codexrec/codexrec/internal/jsonschema"
 )
 
 // fnode is one schema of the fast check (fast.go), read from the parsed documents the

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/codexrec/codexrec/internal/jsonschema"
+	"github.com/codexrec/codexrec/internal/jsonschema/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 

@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/codexrec/codexrec/internal/jsonschema"
 )
 
 // formats are the non-standard formats the Codex schemas use (from Rust's integer

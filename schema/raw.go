@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/codexrec/codexrec/internal/jsonschema"
 )
 
 // The raw check runs the fast check (fast.go) and the undeclared-member walk (walk.go)

@@ -16,11 +16,6 @@ import (
 // largest today are standard library tables of under 20 KB.
 const maxInitBytes = 64 << 10
 
-// initExempt are dependencies whose own init is beyond our reach: jsonschema/v6
-// compiles its drafts' metaschemas at init (about 1.7 MB, 3 ms). A patched copy
-// through a replace directive would break `go install ...@version`, so it is paid.
-var initExempt = map[string]bool{"github.com/santhosh-tekuri/jsonschema/v6": true}
-
 // TestStartupInitsAllocateLittle: no package's initialisation allocates more than
 // maxInitBytes, as the Go runtime's own trace of a start (GODEBUG=inittrace=1)
 // reports it.
@@ -45,7 +40,7 @@ func TestStartupInitsAllocateLittle(t *testing.T) {
 			t.Fatalf("inittrace line %q: %v", sc.Text(), err)
 		}
 		n++
-		if b > maxInitBytes && !initExempt[f[1]] {
+		if b > maxInitBytes {
 			t.Errorf("initialising %s allocates %d bytes (at most %d): make what it builds when first used", f[1], b, maxInitBytes)
 		}
 	}
