@@ -32,14 +32,16 @@ func (z *Sanitizer) NewGuardFeed() *GuardFeed {
 // use two CPUs): the feed runs the guard's sanitizer only, and the file is clean
 // when Clean says so and no line's scan found anything.
 func (z *Sanitizer) NewGuardFeedScanned() *GuardFeed {
-	return &GuardFeed{z: z, g: z.guardSanitizer(), scanned: true}
+	g := z.guardSanitizer()
+	g.leaveHits = true // for ScanFinds (see linehits.go)
+	return &GuardFeed{z: z, g: g, scanned: true}
 }
 
 // ScanFinds reports whether the guard's scan (its last check) finds anything in
 // one line of a recording (with or without its newline). It is safe to call while z
 // sanitizes or feeds a GuardFeed on other goroutines.
 func (z *Sanitizer) ScanFinds(line []byte) bool {
-	return len(z.scanLine(bytes.TrimSuffix(line, []byte("\n")), 0, nil)) > 0
+	return len(z.scanLineTaking(bytes.TrimSuffix(line, []byte("\n")), 0, nil, true)) > 0
 }
 
 // Line checks one line of the recording (with or without its newline). The feed

@@ -293,10 +293,16 @@ func (z *Sanitizer) sharedPrefilter(guard bool) prefilter {
 // filterFor runs the prefilter on b. The result is for a raw JSON line: call text()
 // on it when b is text (or a decoded string).
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
+	return z.filterForLine(b, guard, false, false)
+}
+
+// filterForLine is filterFor of a recording's line whose automaton hits a guard's
+// feed leaves for its scan, or its scan takes (see linehits.go).
+func (z *Sanitizer) filterForLine(b []byte, guard, leave, take bool) filter {
 	pre := z.prefilter(guard)
 	f := filter{pre: pre}
 	var buf [64]hit
-	any, hits := pre.m.scan(b, buf[:0])
+	any, hits := z.scanLineHits(pre.m, b, buf[:0], leave, take)
 	if !any {
 		return f
 	}
