@@ -48,25 +48,35 @@ func nextB64Run(b []byte, i int) (s, e int) {
 			i = p + 1
 			continue
 		}
-		// Any candidate starting in [i, p] holds b[p]: it is the run through p.
+		// Any candidate starting in [i, p] holds b[p]: it is the run through p. The
+		// classes it mixes are gathered on the way, not in a pass of their own.
+		seen := b64Class[b[p]]
 		st := p
-		for st > i && b64Class[b[st-1]] != 0 {
+		for st > i {
+			c := b64Class[b[st-1]]
+			if c == 0 {
+				break
+			}
+			seen |= c
 			st--
 		}
 		j := p + 1
-		for j < len(b) && b64Class[b[j]] != 0 {
+		for j < len(b) {
+			c := b64Class[b[j]]
+			if c == 0 {
+				break
+			}
+			seen |= c
 			j++
 		}
-		j = wrappedEnd(b, st, j)
-		if n := j - st; n >= minB64Run && n <= maxB64Run {
-			var seen uint8
-			for _, c := range b[st:j] {
+		if w := wrappedEnd(b, st, j); w != j {
+			for _, c := range b[j:w] {
 				seen |= b64Class[c]
 			}
-			seen &= 7
-			if seen&7 == 7 {
-				return st, j
-			}
+			j = w
+		}
+		if n := j - st; n >= minB64Run && n <= maxB64Run && seen&7 == 7 {
+			return st, j
 		}
 		i = j
 	}

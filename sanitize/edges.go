@@ -15,7 +15,12 @@ import (
 // deltaStream names the stream a delta frame belongs to: its item, or its process and
 // output stream (command/exec).
 func deltaStream(line []byte) string {
-	for _, p := range deltaStreamPaths {
+	for i, p := range deltaStreamPaths {
+		if i == 0 && lacksMember(line, "params") {
+			// A recording's frame entry: gjson would read the whole line to find no
+			// params at its top.
+			continue
+		}
 		// itemId alone first: it precedes a long delta in the server's messages, and
 		// gjson stops at it.
 		if id := gjson.GetBytes(line, p[0]); id.Str != "" {

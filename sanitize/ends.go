@@ -43,7 +43,11 @@ func (z *Sanitizer) ends(raw []byte, escaped, b64, clean bool, stream string, st
 	if !clean || b64 || st.pem || len(raw) < hugeDelta {
 		return view{}, false
 	}
-	if bytes.Contains(raw, dashes) || bytes.Contains(raw, []byte(`\t:`)) || bytes.Contains(raw, []byte(`\t=`)) {
+	if bytes.Contains(raw, dashes) {
+		return view{}, false
+	}
+	nesc, tabSep := escapesAndTabSeps(raw)
+	if tabSep {
 		return view{}, false
 	}
 	h, t := escapeBoundary(raw, endLen), escapeBoundary(raw, len(raw)-endLen)
@@ -51,7 +55,7 @@ func (z *Sanitizer) ends(raw []byte, escaped, b64, clean bool, stream string, st
 	if escaped {
 		v.head = jsonx.AppendUnescaped(make([]byte, 0, h), string(v.head))
 		v.tail = jsonx.AppendUnescaped(make([]byte, 0, len(raw)-t), string(v.tail))
-		v.n -= escapes(raw)
+		v.n -= nesc
 	}
 	if !z.holdsEdges(v, stream) {
 		return view{}, false
@@ -59,20 +63,27 @@ func (z *Sanitizer) ends(raw []byte, escaped, b64, clean bool, stream string, st
 	return v, true
 }
 
-// escapes counts the escapes of raw JSON string content.
-func escapes(raw []byte) int {
-	n := 0
-	for i := 0; ; {
+// escapesAndTabSeps counts the escapes of raw JSON string content and reports whether raw holds `\t:` or `\t=` (a tab
+// before a keyword's separator, once decoded), in one pass over its backslashes:
+// an escaped string of command output has one every few dozen bytes.
+func escapesAndTabSeps(raw []byte) (n int, tabSep bool) {
+	next := 0 // where the next escape may begin (escapes' counting)
+	for i := 0; i < len(raw); {
 		k := bytes.IndexByte(raw[i:], '\\')
 		if k < 0 {
-			return n
+			break
 		}
-		n++
-		i += k + 2
-		if i >= len(raw) {
-			return n
+		p := i + k
+		if p >= next {
+			n++
+			next = p + 2
 		}
+		if p+2 < len(raw) && raw[p+1] == 't' && (raw[p+2] == ':' || raw[p+2] == '=') {
+			tabSep = true
+		}
+		i = p + 1
 	}
+	return n, tabSep
 }
 
 // holdsEdges reports whether everything the edge heuristics (edgeSpans, shapeEdges)

@@ -18,7 +18,22 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 	}
 	// Field rules apply only where the prefilter saw one of their keys (or where an
 	// escape could spell one differently).
-	fields := lineFilter.fields || hiddenEscapes(b)
+	// Whether the line holds a \u or \/ escape, when asked (0 unknown, 1 no, 2 yes):
+	// a string of a line without one has none either.
+	lineHidden := 0
+	hiddenIn := func(raw []byte) bool {
+		if lineHidden == 1 {
+			return false
+		}
+		return hiddenEscapes(raw)
+	}
+	fields := lineFilter.fields
+	if !fields {
+		lineHidden = 1
+		if hiddenEscapes(b) {
+			fields, lineHidden = true, 2
+		}
+	}
 	var (
 		out   []byte
 		last  int
@@ -106,15 +121,19 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			// The line's prefilter saw nothing inside this string: only its junctions
 			// with the stream's context can match.
 			within := lineFilter.within(t.start, t.end)
-			plain := !b64 && !hiddenEscapes(raw) && !hasB64Run(raw)
+			plain := !b64 && !hiddenIn(raw) && !hasB64Run(raw)
 			cold, clean := plain && within.empty(), plain && within.clean()
-			repl, edits, ds = z.deltaString(raw, t.escaped, b64, cold, clean, streamOf(), la)
+			// A huge delta of command output holds many "00" (okta's literal) in
+			// timings and counters, none starting a token long enough: clean but for
+			// those (see cleanButShortTokens).
+			shortOnly := !clean && plain && len(raw) >= hugeDelta && within.cleanButShortTokens(b, t.end) && !hasPercentEscape(raw)
+			repl, edits, ds = z.deltaString(raw, t.escaped, b64, cold, clean, shortOnly, streamOf(), la)
 			spans = append(spans, ds...)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
 			repl, reds64, src = z.base64Field(raw, "")
 			spans = append(spans, reds64...)
-		case t.escaped && (hiddenEscapes(raw) || lineFilter.within(t.start, t.end).contextual()):
+		case t.escaped && (hiddenIn(raw) || lineFilter.within(t.start, t.end).contextual()):
 			// \uXXXX or \/ may spell a secret differently, and rules that read
 			// context (keywords, gitleaks' expressions) must see a \n as a line break
 			// and \" as a quote: search the decoded text and map the spans back to raw

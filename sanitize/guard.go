@@ -210,12 +210,18 @@ func release(chunk []byte) bool {
 }
 
 func (z *Sanitizer) scanLine(b []byte, n int, leaks []Leak) []Leak {
+	return z.scanLineTaking(b, n, leaks, false)
+}
+
+// scanLineTaking is scanLine; take says a guard's feed may have left the
+// automaton's hits over b (see linehits.go).
+func (z *Sanitizer) scanLineTaking(b []byte, n int, leaks []Leak, take bool) []Leak {
 	add := func(text []byte, spans []span, ptr string) {
 		for _, s := range spans {
 			leaks = append(leaks, Leak{Rule: s.rule, Line: n, Pointer: ptr, Preview: Mask(text[s.start:s.end])})
 		}
 	}
-	lineFilter := z.filterFor(b, true)
+	lineFilter := z.filterForLine(b, true, false, take)
 	hidden := hiddenEscapes(b)
 	b64 := hasB64Run(b)
 	if lineFilter.empty() && !hidden && !b64 {

@@ -32,14 +32,16 @@ func (z *Sanitizer) NewGuardFeed() *GuardFeed {
 // use two CPUs): the feed runs the guard's sanitizer only, and the file is clean
 // when Clean says so and no line's scan found anything.
 func (z *Sanitizer) NewGuardFeedScanned() *GuardFeed {
-	return &GuardFeed{z: z, g: z.guardSanitizer(), scanned: true}
+	g := z.guardSanitizer()
+	g.leaveHits = true // for ScanFinds (see linehits.go)
+	return &GuardFeed{z: z, g: g, scanned: true}
 }
 
 // ScanFinds reports whether the guard's scan (its last check) finds anything in
 // one line of a recording (with or without its newline). It is safe to call while z
 // sanitizes or feeds a GuardFeed on other goroutines.
 func (z *Sanitizer) ScanFinds(line []byte) bool {
-	return len(z.scanLine(bytes.TrimSuffix(line, []byte("\n")), 0, nil)) > 0
+	return len(z.scanLineTaking(bytes.TrimSuffix(line, []byte("\n")), 0, nil, true)) > 0
 }
 
 // Line checks one line of the recording (with or without its newline). The feed
@@ -50,15 +52,34 @@ func (f *GuardFeed) Line(line []byte) {
 		return // GuardRedact will read the file anyway
 	}
 	content := bytes.TrimSuffix(line, []byte("\n"))
+	// What deltaRaw reads of the line serves both its lookahead and its check.
+	var d lineDelta
 	if len(f.held) > 0 {
 		if len(bytes.TrimSpace(content)) > 0 && isFrameLine(content) {
-			f.release(Lookahead(content))
+			d = deltaOf(content)
+			next := []byte("{}")
+			if d.ok {
+				next = standIn(d.stream, d.raw, d.b64)
+			}
+			f.release(next)
 		} else {
 			f.held = append(f.held, bytes.Clone(line))
 			return
 		}
 	}
-	f.check(line, content)
+	f.checkDelta(line, content, d)
+}
+
+// lineDelta is deltaRaw's answer for a line, when known.
+type lineDelta struct {
+	known, ok, b64 bool
+	stream         string
+	raw            []byte
+}
+
+func deltaOf(content []byte) lineDelta {
+	s, raw, b64, ok := deltaRaw(content)
+	return lineDelta{known: true, ok: ok, b64: b64, stream: s, raw: raw}
 }
 
 // maxFedDelta is the longest delta line the feed copies to check it knowing its
@@ -67,12 +88,20 @@ const maxFedDelta = 1 << 20
 
 // check runs the guard on one line, holding it instead when it is a delta.
 func (f *GuardFeed) check(line, content []byte) {
+	f.checkDelta(line, content, lineDelta{})
+}
+
+// checkDelta is check with what deltaRaw says of content, when d is known.
+func (f *GuardFeed) checkDelta(line, content []byte, d lineDelta) {
 	if len(bytes.TrimSpace(content)) == 0 {
 		return
 	}
+	if !d.known {
+		d = deltaOf(content)
+	}
 	// Whether the line is JSON is asked only when it matters (the sanitizer asks
 	// only of a line it found something in): the check reads the whole line.
-	if _, _, _, ok := deltaRaw(content); ok && gjson.ValidBytes(content) {
+	if d.ok && gjson.ValidBytes(content) {
 		if len(line) > maxFedDelta {
 			// Not copied to wait for its successor: the file is read at the end, where
 			// the successor's start is read from the file (GuardRedact).

@@ -3,6 +3,7 @@ package sanitize_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -64,5 +65,58 @@ func TestGuardFeedAgreesWithGuard(t *testing.T) {
 		if strings.Contains(content, secret[:cut]) && guardClean {
 			t.Errorf("%s: the guard itself found nothing", name)
 		}
+	}
+}
+
+// TestScanFindsAfterFeed: the scan of a line a scanned feed checked first (whose
+// automaton hits the feed leaves behind for a long line) finds exactly what a
+// scan of its own finds, for long lines with and without secrets, lines fed in
+// batches as the recorder's follower feeds them, and a line changed after it was
+// fed (its hits must not be used).
+func TestScanFindsAfterFeed(t *testing.T) {
+	z, err := sanitize.New(sanitize.Options{Salt: "feed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := sanitize.New(sanitize.Options{Salt: "feed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat(`ok  \tgithub.com/example/pkg000\t0.000s\tcoverage: 0.0% of statements\n`, 400)
+	secret := "ghp_" + "Ab3xZq9Lm2Pw7Rt5Yk1Hn8Dc4Fg6Js0Va3X"
+	frame := func(seq int, delta string) []byte {
+		return []byte(`{"type":"frame","seq":` + strconv.Itoa(seq) + `,"dir":"s2c","kind":"notification","method":"item/commandExecution/outputDelta","msg":{"method":"item/commandExecution/outputDelta","params":{"itemId":"call_1","delta":"` + delta + `"}}}` + "\n")
+	}
+	// Clean lines first (a feed stops checking at its first finding), then lines
+	// holding the token.
+	lines := [][]byte{
+		frame(1, long),
+		frame(2, long+"x"),
+		frame(3, "y"+long),
+		frame(4, long),
+		frame(5, "short"),
+		frame(6, long+"z"),
+		frame(7, long+secret),
+		frame(8, secret+long),
+		frame(9, long[:len(long)/2]+secret+long[len(long)/2:]),
+	}
+	feed := z.NewGuardFeedScanned()
+	for i := 0; i < len(lines); i += 3 {
+		batch := lines[i:min(len(lines), i+3)]
+		for _, l := range batch {
+			feed.Line(l)
+		}
+		for k, l := range batch {
+			if i+k == 3 {
+				// Changed after it was fed: the scan must read it anew.
+				l = frame(4, long[:100]+secret+long[100+len(secret):])
+			}
+			if got, want := z.ScanFinds(l), fresh.ScanFinds(l); got != want {
+				t.Errorf("line %d: ScanFinds after the feed %v, alone %v", i+k+1, got, want)
+			}
+		}
+	}
+	if feed.Clean() {
+		t.Error("the feed found nothing in lines holding a token")
 	}
 }

@@ -41,6 +41,46 @@ func (f *filter) clean() bool {
 	return g.empty()
 }
 
+// cleanButShortTokens reports, for the filter of one JSON string's raw content
+// (within, ending at b[end], its closing quote), whether nothing can match inside it
+// but for occurrences of rules' literals that their pre check rules out there for
+// sure: the token from the literal on (tokenAtLeast) is broken, before it is long
+// enough, by a byte of the string that is no word byte or dash. An escape breaks it
+// the same way in the decoded text (its backslash here, a quote, control byte,
+// backslash or slash there; \u escapes are the caller's to rule out), so the rule
+// finds nothing in the text either. A token running to the string's end is not
+// ruled out: the stream may continue it.
+func (f *filter) cleanButShortTokens(b []byte, end int) bool {
+	g := *f
+	g.fields, g.rules = false, nil
+	if !g.empty() {
+		return false
+	}
+	for _, h := range f.ruleHits {
+		p := &f.pre.pats[h.id]
+		if p.kind != patRule {
+			return false
+		}
+		r := shapeRules[p.idx]
+		occ := h.end - len(p.lit)
+		if r.minToken == 0 || occ < f.base || h.end > end || !tokenBroken(b[:end], occ, r.minToken) {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenBroken reports whether b[occ:occ+n] holds a byte that is no word byte or
+// dash (tokenAtLeast(n) fails at occ), b ending before that is not enough.
+func tokenBroken(b []byte, occ, n int) bool {
+	for k := occ; k < occ+n && k < len(b); k++ {
+		if c := b[k]; !isWordByte(c) && c != '-' {
+			return true
+		}
+	}
+	return false
+}
+
 // contextual reports whether rules that read the text around a value (keyword
 // rules, gitleaks' expressions) may match: those must run on decoded JSON strings.
 func (f filter) contextual() bool { return f.keyword || len(f.glHits) > 0 }
@@ -253,10 +293,16 @@ func (z *Sanitizer) sharedPrefilter(guard bool) prefilter {
 // filterFor runs the prefilter on b. The result is for a raw JSON line: call text()
 // on it when b is text (or a decoded string).
 func (z *Sanitizer) filterFor(b []byte, guard bool) filter {
+	return z.filterForLine(b, guard, false, false)
+}
+
+// filterForLine is filterFor of a recording's line whose automaton hits a guard's
+// feed leaves for its scan, or its scan takes (see linehits.go).
+func (z *Sanitizer) filterForLine(b []byte, guard, leave, take bool) filter {
 	pre := z.prefilter(guard)
 	f := filter{pre: pre}
 	var buf [64]hit
-	any, hits := pre.m.scan(b, buf[:0])
+	any, hits := z.scanLineHits(pre.m, b, buf[:0], leave, take)
 	if !any {
 		return f
 	}

@@ -173,6 +173,43 @@ func memberPrefix(obj []byte, key string) (val []byte, whole, ok bool) {
 	return nil, false, false
 }
 
+// lacksMember reports for sure that the JSON object obj has no member named key:
+// every member's name is read as written (a name with an escape, or a text that is
+// no well-formed object, tells nothing: false).
+func lacksMember(obj []byte, key string) bool {
+	i := skipSpaces(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	i = skipSpaces(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return true
+	}
+	for i < len(obj) && obj[i] == '"' {
+		kEnd, escaped := jsonx.StringEndEscaped(obj, i)
+		if kEnd <= 0 || escaped || string(obj[i+1:kEnd-1]) == key {
+			return false
+		}
+		i = skipSpaces(obj, kEnd)
+		if i >= len(obj) || obj[i] != ':' {
+			return false
+		}
+		end := jsonx.ValueEnd(obj, skipSpaces(obj, i+1))
+		if end < 0 {
+			return false
+		}
+		i = skipSpaces(obj, end)
+		switch {
+		case i < len(obj) && obj[i] == '}':
+			return true
+		case i >= len(obj) || obj[i] != ',':
+			return false
+		}
+		i = skipSpaces(obj, i+1)
+	}
+	return false
+}
+
 func skipSpaces(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
 		i++

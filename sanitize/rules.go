@@ -32,6 +32,9 @@ type shapeRule struct {
 	// pre, when set, rules out an occurrence of a literal (at text[i:]) cheaply,
 	// before any expression runs.
 	pre func(text []byte, i int) bool
+	// minToken, when set, says pre is tokenAtLeast(minToken): an occurrence is ruled
+	// out by the first byte within minToken of it that is no word byte or dash.
+	minToken int
 	// find, when set, replaces re: the match around the literal at text[i:].
 	find func(text []byte, i int) (s, e int, ok bool)
 }
@@ -137,7 +140,7 @@ var shapeRules = []*shapeRule{
 	{name: "pagerduty-token", run: true, word: true, after: 32, lits: []string{"u+"},
 		re:     lazyRegexp(`u\+[A-Za-z0-9_-]{18,20}\b`),
 		accept: func(v []byte) bool { return hasDigit(v) && hasUpper(v) && hasLower(v[2:]) }},
-	{name: "okta-token", run: true, word: true, after: 48, lits: []string{"00"}, pre: tokenAtLeast(42),
+	{name: "okta-token", run: true, word: true, after: 48, lits: []string{"00"}, pre: tokenAtLeast(42), minToken: 42,
 		re: lazyRegexp(`(00[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|\z)`), group: 1,
 		accept: func(v []byte) bool { return hasDigit(v[2:]) && hasUpper(v) && hasLower(v) }},
 	{name: "airtable-token", run: true, word: true, after: 96, lits: []string{"pat"}, pre: func(text []byte, i int) bool { return i+17 < len(text) && text[i+17] == '.' },

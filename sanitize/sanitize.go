@@ -94,6 +94,11 @@ type Sanitizer struct {
 	openEdges map[string]string
 	// streams holds the context of each delta stream (see stream.go).
 	streams map[string]streamState
+	// hits are the automaton's hits over long lines a guard feed checked, left for
+	// the guard's scan (see linehits.go); leaveHits says this sanitizer (a feed's)
+	// leaves them.
+	hits      lineHits
+	leaveHits bool
 	// textPEM counts down the lines of the text stream (stderr, lines that are not
 	// JSON) still inside a private key block; 0 when none is open (see textStream).
 	textPEM atomic.Int32
@@ -266,7 +271,7 @@ func (z *Sanitizer) FrameClassified(line []byte, isJSON bool) ([]byte, []Redacti
 // frameWith sanitizes a line; la, when not nil, is what follows it in its stream
 // (see FrameFollowedBy).
 func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *lookahead) (out []byte, redactions []Redaction) {
-	f := z.filterFor(content, false)
+	f := z.filterForLine(content, false, z.leaveHits, false)
 	// A delta continues its stream: with context kept, or a next delta known, it is
 	// searched even when it holds nothing itself.
 	delta := func() bool {

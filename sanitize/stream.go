@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"encoding/base64"
+	"slices"
 )
 
 // Streamed output (item/*/delta, command/exec deltaBase64) is cut wherever a pipe was
@@ -92,10 +93,32 @@ func (z *Sanitizer) streamsOpen() bool {
 // (nil both when nothing does): the new raw content of a base64 delta, else the edits
 // of raw (spans in raw offsets); and the spans replaced, in decoded coordinates,
 // each with the whole value it hid (for previews).
-func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stream string, la *lookahead) (repl []byte, edits, replaced []span) {
+//
+// shortOnly says a huge delta is clean but for literals whose tokens are too short
+// (filter.cleanButShortTokens): it is read at its ends as a clean one is, unless its
+// last token may run on into the next delta (then its end is searched with the
+// token continued, see continuedSpans) or a private key begun in the stream's past
+// reaches into it (then the key runs to its END line): both need the whole text.
+func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean, shortOnly bool, stream string, la *lookahead) (repl []byte, edits, replaced []span) {
 	st := z.stream(stream)
+	var right []byte
+	sameStream := false
+	if la != nil {
+		ns, nt := la.delta()
+		if sameStream = ns == stream; sameStream {
+			right = nt[:min(len(nt), tailLen)]
+		}
+	}
+	short := shortOnly && !clean && len(raw) > 0 && !(isTokenByte(raw[len(raw)-1]) && nextContinues(la, stream))
 	// A huge clean delta is read at its two ends only: see ends.
-	v, partial := z.ends(raw, escaped, b64, clean, stream, st)
+	v, partial := z.ends(raw, escaped, b64, clean || short, stream, st)
+	var junctions []span // a partial view's spans
+	if partial {
+		junctions = z.junctionSpans(st.tail, v, right, nil)
+		if !clean && slices.ContainsFunc(junctions, func(s span) bool { return s.rule == "private-key" && s.start == 0 }) {
+			partial, junctions = false, nil
+		}
+	}
 	enc := base64.StdEncoding
 	if !partial {
 		var text []byte
@@ -116,14 +139,6 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 		}
 		v = whole(text)
 	}
-	var right []byte
-	sameStream := false
-	if la != nil {
-		ns, nt := la.delta()
-		if sameStream = ns == stream; sameStream {
-			right = nt[:min(len(nt), tailLen)]
-		}
-	}
 	var spans []span
 	big := v.n > 2*tailLen // a partial view is always big
 	hot := big
@@ -135,7 +150,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	switch {
 	case partial:
 		// Clean: the text holds nothing itself; only its junctions can.
-		spans = z.junctionSpans(st.tail, v, right, nil)
+		spans = junctions
 	case st.hot || hot:
 		spans = z.windowSpans(st.tail, v.head, right)
 	}
@@ -212,6 +227,17 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean bool, stre
 	default:
 		return nil, spans, spans
 	}
+}
+
+// nextContinues reports whether la's delta is of stream and all token bytes, shorter
+// than tailLen: then a token ending the current delta may go on in it.
+func nextContinues(la *lookahead, stream string) bool {
+	if la == nil {
+		return false
+	}
+	ns, nt := la.delta()
+	right := nt[:min(len(nt), tailLen)]
+	return ns == stream && len(right) > 0 && len(right) < tailLen && allTokenBytes(right)
 }
 
 func concat(a, b []byte) []byte {
