@@ -80,7 +80,7 @@ func (c *lineHits) take(line []byte) (any bool, hits []hit, ok bool) {
 
 // scanLineHits is the automaton over a line (b), its hits left for the scan
 // (leave) or taken from the feed (take) when the line is long enough.
-func (z *Sanitizer) scanLineHits(m *matcher, b []byte, buf []hit, leave, take bool) (bool, []hit) {
+func (z *Sanitizer) scanLineHits(m *lazyMatcher, b []byte, buf []hit, leave, take bool) (bool, []hit) {
 	shared := len(b) >= minSharedLine && len(b) <= maxSharedLine
 	if shared && take {
 		if any, hits, ok := z.sharedHits().take(b); ok {
