@@ -74,6 +74,8 @@ func runCapture(cfg any, args []string, std stdio) (err error) {
 func (c *captureConfig) options(std stdio) (err error) {
 	if c.Out == "" {
 		return usagef("-o FILE is required")
+	} else if c.Out == "-" {
+		return usagef("-o -: the recording is published as a file once complete, never streamed; name a FILE (then cat it)")
 	} else if c.Codex != "" && c.codexVersion != "" {
 		return usagef("--codex and --codex-version exclude each other")
 	} else if _, err := parseFailOn(c.stages.failOn); err != nil {
