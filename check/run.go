@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
@@ -127,24 +126,11 @@ func (o Options) write(results []*Result, disabled map[string]bool) error {
 		}
 	}
 	if o.SARIF != "" {
-		if err := createFile(o.SARIF, func(w io.Writer) error { return WriteSARIF(w, results, disabled) }); err != nil {
+		if err := recorder.WriteFile(o.SARIF, true, 0o600, func(w io.Writer) error { return WriteSARIF(w, results, disabled) }); err != nil {
 			return &ReportFileError{"SARIF", o.SARIF, err}
 		}
 	}
 	return nil
-}
-
-// createFile creates (or truncates) path and writes it through write.
-func createFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // WriteRules writes the rule list: id, default severity and summary, one a line.

@@ -15,6 +15,7 @@ import (
 	_ "github.com/codexrec/codexrec/fixtures"
 	_ "github.com/codexrec/codexrec/fixtures/derive"
 	_ "github.com/codexrec/codexrec/fixtures/mcpserver"
+	_ "github.com/codexrec/codexrec/internal/cli"
 	_ "github.com/codexrec/codexrec/internal/codexbin"
 	_ "github.com/codexrec/codexrec/internal/termtext"
 	_ "github.com/codexrec/codexrec/proxy"

@@ -110,7 +110,7 @@ func TestLoadErrors(t *testing.T) {
 		want       string
 	}{
 		{"missing", filepath.Join(dir, "nope.jsonl"), diff.Options{}, "no such file"},
-		{"not a recording", write("x.jsonl", `{"id":1,"method":"initialize"}`+"\n"), diff.Options{}, "not a codexrec recording"},
+		{"not a recording", write("x.jsonl", `{"id":1,"method":"initialize"}`+"\n"), diff.Options{}, "not a recording: first line is not a header"},
 		{"bad ignore", write("z.jsonl", `{"type":"header","format":1}`+"\n"), diff.Options{Ignore: []string{"params/x"}}, "starts with '/'"},
 	}
 	for _, tt := range tests {

@@ -152,7 +152,7 @@ type Trailer struct {
 var (
 	ErrExists        = errors.New("recording already exists")
 	ErrFormatVersion = errors.New("unsupported recording format version")
-	ErrNoHeader      = errors.New("not a codexrec recording: first line is not a header")
+	ErrNoHeader      = errors.New("not a recording: first line is not a header")
 	// ErrNotReplaceable: --force replaces only a regular file or a symbolic link.
 	ErrNotReplaceable = errors.New("only a regular file or a symbolic link is replaced")
 	// ErrCutShort: a write error (a full disk) ended the recording early; what was

@@ -23,7 +23,7 @@ const Marker = "codexrec shim"
 func FindReal(self string, getenv func(string) string) (string, error) {
 	if p := getenv("CODEXREC_CODEX"); p != "" {
 		if isShim(p) {
-			return "", fmt.Errorf("CODEXREC_CODEX=%s is a codexrec shim, not the real codex", p)
+			return "", fmt.Errorf("CODEXREC_CODEX=%s is a stand-in for codex, not the real one", p)
 		}
 		if _, err := os.Stat(p); err != nil {
 			return "", fmt.Errorf("CODEXREC_CODEX: %w", err)
@@ -107,6 +107,9 @@ func isShim(p string) bool {
 	return bytes.Contains(head[:n], []byte(Marker))
 }
 
+// ErrNoShell: Install writes a POSIX shell script, which Windows cannot run.
+var ErrNoShell = errors.New("a stand-in script needs a POSIX shell")
+
 // Self stands, in the command Install writes, for the path the script was started
 // as ($0).
 const Self = "\x00self"
@@ -117,7 +120,7 @@ const Self = "\x00self"
 // file that is not a shim is left alone (an error).
 func Install(dir string, command []string) (string, error) {
 	if isWindows {
-		return "", errors.New("the codex shim script needs a POSIX shell; on Windows point the client's codex path at a copy of codexrec named codex.exe")
+		return "", ErrNoShell
 	}
 	if len(command) == 0 {
 		return "", errors.New("no command for the shim script")
@@ -127,7 +130,7 @@ func Install(dir string, command []string) (string, error) {
 	}
 	p := filepath.Join(dir, "codex")
 	if _, err := os.Lstat(p); err == nil && !isShim(p) {
-		return "", fmt.Errorf("%s exists and is not a codexrec shim; not replacing it", p)
+		return "", fmt.Errorf("%s exists and is not a stand-in script; not replacing it", p)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n# codex: the %s; remove this file to remove it.\nexec", Marker)

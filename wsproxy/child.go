@@ -15,7 +15,7 @@ import (
 )
 
 // ErrListenFlag says a command already chooses its own transport.
-var ErrListenFlag = errors.New("the command chooses its own --listen")
+var ErrListenFlag = errors.New("the command chooses its own listen address")
 
 // ListenFlag returns the value of a --listen flag in args ("" when there is none).
 func ListenFlag(args []string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,6 +22,7 @@ type captureConfig struct {
 	fixtures.CaptureOptions
 	scenario, codexVersion string
 	install, verbose, list bool
+	json                   bool
 	stages                 stageFlags
 }
 
@@ -33,6 +35,7 @@ func captureFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.KeepFailed, "keep-failed", false, "publish the recording even when the scenario failed (its trailer says why)")
 	fs.BoolVar(&c.verbose, "v", false, "copy codex's stderr to stderr")
 	fs.BoolVar(&c.list, "list", false, "list the shipped scenarios and exit")
+	fs.BoolVar(&c.json, "json", false, "with --list: print a JSON array of {name, description}")
 	fs.StringVar(&c.Transport, "transport", "stdio", "how the scripted client reaches codex: stdio, ws (WebSocket on ws://127.0.0.1, through a relay, to codex on a private unix socket) or unix (the same on a unix socket)")
 	fs.DurationVar(&c.Timeout, "timeout", fixtures.DefaultTimeout, "how long to wait for each step (a response, a notification, an exit)")
 	// In a capture the binary's version and the schema's are one: --codex-version picks both.
@@ -46,10 +49,26 @@ func runCapture(cfg any, args []string, std stdio) (err error) {
 	c := cfg.(*captureConfig)
 	if c.list {
 		all, err := fixtures.List()
+		if c.json {
+			type entry struct {
+				Name        string `json:"name"`
+				Description string `json:"description"`
+			}
+			list := []entry{}
+			for _, s := range all {
+				list = append(list, entry{s.Name, s.Description})
+			}
+			if err != nil {
+				return err
+			}
+			return json.NewEncoder(std.out).Encode(list)
+		}
 		for _, s := range all {
 			fmt.Fprintf(std.out, "%-18s %s\n", s.Name, s.Description)
 		}
 		return err
+	} else if c.json {
+		return usagef("--json goes with --list (a capture's outcome is a recording)")
 	} else if len(args) > 0 {
 		return usagef("unexpected arguments %q", args)
 	} else if c.scenario == "" {
@@ -74,6 +93,8 @@ func runCapture(cfg any, args []string, std stdio) (err error) {
 func (c *captureConfig) options(std stdio) (err error) {
 	if c.Out == "" {
 		return usagef("-o FILE is required")
+	} else if c.Out == "-" {
+		return usagef("-o -: the recording is published as a file once complete, never streamed; name a FILE (then cat it)")
 	} else if c.Codex != "" && c.codexVersion != "" {
 		return usagef("--codex and --codex-version exclude each other")
 	} else if _, err := parseFailOn(c.stages.failOn); err != nil {

@@ -186,7 +186,7 @@ func TestCheckUsageAndUnreadable(t *testing.T) {
 		err  string
 	}{
 		{"missing file", []string{"check", filepath.Join(t.TempDir(), "none.jsonl")}, "no such file"},
-		{"not a recording", []string{"check", notRec}, "not a codexrec recording"},
+		{"not a recording", []string{"check", notRec}, "not a recording: first line is not a header"},
 		{"no file", []string{"check"}, "no recording"},
 		{"bad --fail-on", []string{"check", "--fail-on", "fatal", *checkFixture}, "--fail-on"},
 		{"unknown rule", []string{"check", "--disable", "no-such-rule", *checkFixture}, `no rule "no-such-rule"`},
@@ -194,7 +194,7 @@ func TestCheckUsageAndUnreadable(t *testing.T) {
 		{"missing --schema-dir", []string{"check", "--schema-dir", filepath.Join(t.TempDir(), "none"), *checkFixture}, "schema"},
 		{"bad --severity", []string{"check", "--severity", "late-event", *checkFixture}, "want RULE=LEVEL"},
 		{"bad --severity level", []string{"check", "--severity", "late-event=fatal", *checkFixture}, "unknown severity"},
-		{"one good one bad", []string{"check", *checkFixture, notRec}, "not a codexrec recording"},
+		{"one good one bad", []string{"check", *checkFixture, notRec}, "not a recording: first line is not a header"},
 		{"empty directory", []string{"check", t.TempDir()}, "is a directory with no .jsonl recording"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,7 +20,10 @@ func init() {
 var codexCommands = map[string]*command{
 	"install": {name: "codex install", args: "[--registry URL] [--platform OS-ARCH] [-q] VERSION...", flags: codexInstallFlags, run: runCodexInstall, interspersed: true,
 		summary: "download the native codex binary of each VERSION (the @openai/codex platform package, its sha512 checked against the registry's integrity) into the cache unless it is there, and print its path"},
-	"list": {name: "codex list", run: runCodexList,
+	"list": {name: "codex list", args: "[--json]", run: runCodexList, interspersed: true,
+		flags: func(fs *flag.FlagSet) any {
+			return fs.Bool("json", false, "print a JSON array of {version, path, installed} (pinned versions not installed too)")
+		},
 		summary: "list the codex versions installed in the cache (and a clone's .cache/codex), with their paths"},
 	"path": {name: "codex path", args: "VERSION", run: runCodexPath,
 		summary: "print the path of an installed codex binary (exit 2, saying how to install it, when it is missing)"},
@@ -67,11 +71,29 @@ func runCodexInstall(cfg any, args []string, std stdio) (err error) {
 	return nil
 }
 
-func runCodexList(_ any, args []string, std stdio) error {
+func runCodexList(asJSON any, args []string, std stdio) error {
 	if len(args) > 0 {
 		return usagef("unexpected arguments %q", args)
 	}
 	found, missing, err := codexbin.List()
+	if *asJSON.(*bool) {
+		type entry struct {
+			Version   string `json:"version"`
+			Path      string `json:"path,omitempty"`
+			Installed bool   `json:"installed"`
+		}
+		all := []entry{}
+		for _, b := range found {
+			all = append(all, entry{b.Version, b.Path, true})
+		}
+		for _, v := range missing {
+			all = append(all, entry{Version: v})
+		}
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(std.out).Encode(all)
+	}
 	for _, b := range found {
 		fmt.Fprintf(std.out, "%-10s %s\n", b.Version, b.Path)
 	}

@@ -137,7 +137,7 @@ func TestDiffCommand(t *testing.T) {
 		}{
 			{[]string{"diff", oldPlain}, "want two recordings"},
 			{[]string{"diff", oldPlain, "missing.jsonl"}, "missing.jsonl"},
-			{[]string{"diff", oldPlain, notRec}, "not a codexrec recording"},
+			{[]string{"diff", oldPlain, notRec}, "not a recording: first line is not a header"},
 			{[]string{"diff", "--ignore", "params/x", oldPlain, newPlain}, "starts with '/'"},
 			{[]string{"diff", "--color", "pink", oldPlain, newPlain}, "--color"},
 		} {

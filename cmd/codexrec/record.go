@@ -83,6 +83,9 @@ func (c *recordConfig) check(args []string, socket bool) error {
 	_, listenErr := wsproxy.ParseURL(c.o.Listen)
 	_, upErr := wsproxy.ParseURL(c.o.Upstream)
 	_, modeErr := shim.ParseMode(c.mode)
+	if c.out == "-" { // stdout is the wire the client reads
+		return usagef("-o -: stdout carries the server's messages to the client; name a FILE (or DIR/) for the recording")
+	}
 	if socket {
 		return refuse(refusal{c.out == "", "-o DIR is required with --listen (one recording per connection)"},
 			refusal{c.o.Upstream == "" && len(args) == 0, "--listen needs --upstream URL or a command: codexrec record --listen " + c.o.Listen + " -o DIR -- codex app-server"},

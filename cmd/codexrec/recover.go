@@ -34,6 +34,8 @@ func runRecover(cfg any, args []string, std stdio) (err error) {
 	c := cfg.(*recoverConfig)
 	if len(args) != 1 {
 		return usagef("want exactly one temporary recording (.NAME.*.tmp)")
+	} else if c.out == "-" {
+		return usagef("-o -: recover publishes the recording as a file in place of the temporary one; name a FILE")
 	}
 	if !c.noGuard {
 		if c.Guard, _, err = c.flags.sanitizer(""); err != nil {

@@ -21,8 +21,8 @@ func runRerun(cfg any, args []string, std stdio) error {
 	c := cfg.(*captureConfig)
 	if len(args) != 1 {
 		return usagef("want one recording")
-	} else if c.scenario != "" || c.list {
-		return usagef("rerun derives its scenario from the recording; --scenario and --list are capture's")
+	} else if c.scenario != "" || c.list || c.json {
+		return usagef("rerun derives its scenario from the recording; --scenario, --list and --json are capture's")
 	} else if err := c.options(std); err != nil {
 		return err
 	}

@@ -71,6 +71,9 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 		}
 	}
 	p, err := shim.Install(args[1], append(command, "--"))
+	if errors.Is(err, shim.ErrNoShell) {
+		err = fmt.Errorf("%w: on Windows point the client's codex path at a copy of codexrec named codex.exe", err)
+	}
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}

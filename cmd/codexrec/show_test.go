@@ -66,7 +66,7 @@ func TestShowFlagsAndErrors(t *testing.T) {
 		{[]string{"show"}, 2, "want exactly one recording"},
 		{[]string{"show", "no-such.jsonl"}, 2, "no-such.jsonl"},
 		{[]string{"show", rel, "--no-such-flag"}, 2, "flag provided but not defined"},
-		{[]string{"show", "../../go.mod"}, 2, "not a codexrec recording"},
+		{[]string{"show", "../../go.mod"}, 2, "not a recording: first line is not a header"},
 	} {
 		res := runCodexrec(t, fixtureRoot, nil, tc.args...)
 		if res.code != tc.code || !strings.Contains(string(res.stderr), tc.want) {

@@ -53,6 +53,8 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 		return usagef("want recordings, or --scenarios (not both)")
 	case err != nil:
 		return usagef("%v", err)
+	case c.out == "-":
+		return usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
 	case c.out != "" && !c.force && exists(c.out):
 		return usagef("%s exists (--force overwrites it)", c.out)
 	}

@@ -158,7 +158,7 @@ func ModuleRoot() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("not inside the codexrec module")
+			return "", errors.New("no go.mod of this module in the working directory or above it")
 		}
 		dir = parent
 	}
