@@ -3,28 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"maps"
 	"os/signal"
-	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
 )
-
-// runSub runs the subcommand args[0] of subs (codex install, scenario from-recording).
-func runSub(subs map[string]*command, args []string, std stdio) error {
-	names := strings.Join(slices.Sorted(maps.Keys(subs)), ", ")
-	if len(args) == 0 {
-		return usagef("want a subcommand: %s", names)
-	}
-	c, ok := subs[args[0]]
-	if !ok {
-		return usagef("unknown subcommand %q (want %s)", args[0], names)
-	}
-	return runCommand(c, args[1:], std)
-}
 
 // interruptible is a context that SIGINT or SIGTERM cancels.
 func interruptible() (context.Context, context.CancelFunc) {

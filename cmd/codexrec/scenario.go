@@ -11,7 +11,6 @@ import (
 
 func init() {
 	register(&command{name: "scenario", args: "SUBCOMMAND [flags] [args] (subcommands: from-recording)",
-		run:     func(_ any, args []string, std stdio) error { return runSub(scenarioCommands, args, std) },
 		summary: "work with capture scenarios: scenario from-recording FILE derives one that replays a recording"})
 }
 
