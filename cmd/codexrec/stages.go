@@ -37,7 +37,7 @@ func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
 // placeholder with home, temp dir and CODEX_HOME; amend, when set, amends the
 // sanitizer's options last (capture maps its temporary workspace and salts).
 func (s *stageFlags) defaults(cwd string, amend func(*sanitize.Options)) record.Defaults {
-	c := s.san.config()
+	c := s.san.c
 	c.Cwd = cwd
 	return record.Defaults{Version: s.version, SchemaDir: s.schemaDir, NoValidate: s.noValidate,
 		NoSanitize: s.noSanitize, NoGuard: s.noGuard, Sanitize: c, Amend: amend}
@@ -71,9 +71,6 @@ func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
 		fs.StringVar(&s.c.Salt, "salt", "", "key placeholders with `SALT`, so the same secret gets the same placeholder in every recording made with it")
 	}
 }
-
-// config is the sanitizer the flags describe.
-func (s *sanitizeFlags) config() sanitize.Config { return s.c }
 
 // sanitizer is the sanitizer the flags and the environment describe, with the
 // names of the secret variables that were set; a bad flag is a usage error.
