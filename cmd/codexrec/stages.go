@@ -77,13 +77,9 @@ func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
 func (s *sanitizeFlags) sanitizer(cwd string) (*sanitize.Sanitizer, []string, error) {
 	c := s.c
 	c.Cwd = cwd
-	opts, names, err := c.Options()
+	z, names, err := c.New()
 	if err != nil {
 		return nil, nil, settingError(err)
-	}
-	z, err := sanitize.New(opts)
-	if err != nil {
-		return nil, nil, usagef("%v", err)
 	}
 	return z, names, nil
 }
