@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -47,9 +48,5 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 	for _, s := range res.Skipped {
 		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
 	}
-	if c.out == "" || c.out == "-" {
-		_, err := std.out.Write(b)
-		return err
-	}
-	return writeOutput(c.out, c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err })
+	return writeOutput(cmp.Or(c.out, "-"), c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err })
 }
