@@ -21,11 +21,11 @@ type stageFlags struct {
 }
 
 func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
-	if versionFlag {
-		schemaFlags(fs, &s.version, &s.schemaDir)
-	} else {
-		fs.StringVar(&s.schemaDir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
+	version := &s.version
+	if !versionFlag {
+		version = nil
 	}
+	schemaFlags(fs, version, &s.schemaDir)
 	fs.StringVar(&s.failOn, "fail-on", "never", "exit 1 after the session when schema findings of this `level` occurred: "+failOnHelp)
 	fs.BoolVar(&s.noValidate, "no-validate", false, "do not validate frames against the protocol schema")
 	fs.BoolVar(&s.noSanitize, "no-sanitize", false, "record frames as they are (the leak guard still runs)")
@@ -56,6 +56,15 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 		}
 	}
 	return nil
+}
+
+// schemaFlags are shared by validate, record and capture (version nil: no
+// --codex-version).
+func schemaFlags(fs *flag.FlagSet, version, dir *string) {
+	if version != nil {
+		fs.StringVar(version, "codex-version", "", "validate against this Codex `VERSION` (default: from the initialize response's userAgent; the nearest older embedded version when it is not embedded)")
+	}
+	fs.StringVar(dir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
 }
 
 // sanitizeFlags are the flags record, sanitize and scan share: a sanitize.Config.
