@@ -88,3 +88,18 @@ func (c Config) Options() (Options, []string, error) {
 	}
 	return opts, names, nil
 }
+
+// New is the sanitizer c describes (Options, then New), with the names of the
+// secret variables that were set. Its error is Options' (a *SettingError) or New's
+// (an allow expression that does not compile).
+func (c Config) New() (*Sanitizer, []string, error) {
+	opts, names, err := c.Options()
+	if err != nil {
+		return nil, nil, err
+	}
+	z, err := New(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return z, names, nil
+}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +22,17 @@ import (
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/wsproxy"
 )
+
+// ReadToken is the bearer token held in the file at path (Server.Token): its first
+// line, without surrounding white space. Its error is the file's.
+func ReadToken(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(line), nil
+}
 
 // Server serves Recordings, one per connection in order. Only Recordings is
 // required.

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"io"
-	"os"
 
 	"github.com/codexrec/codexrec/diff"
 	"github.com/codexrec/codexrec/view"
@@ -61,34 +60,4 @@ func runDiff(cfg any, args []string, std stdio) error {
 	}
 	r, err := diff.Run(args[0], args[1], o)
 	return verdict(err, false, err == nil && level != failNever && r.Differs(c.ignoreMoves || level > failInfo))
-}
-
-// wantColour decides whether the text report is coloured.
-func wantColour(mode string, std stdio) (bool, error) {
-	switch mode {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		return isTerminal(std.out) && os.Getenv("NO_COLOR") == "", nil
-	}
-	return false, usagef("--color %q: want auto, always or never", mode)
-}
-
-// usageOrIO keeps errors from reading inputs at exit code 2 with their context.
-func usageOrIO(err error) error { return &exitError{code: exitUsage, err: err} }
-
-// verdict is a report's exit: an error 2 with its message, input that could not be
-// read 2 (each said already), findings 1.
-func verdict(err error, unread, findings bool) error {
-	switch {
-	case err != nil:
-		return usageOrIO(err)
-	case unread:
-		return &exitError{code: exitUsage}
-	case findings:
-		return &exitError{code: exitFindings}
-	}
-	return nil
 }

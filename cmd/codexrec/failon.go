@@ -14,10 +14,8 @@ import (
 type failLevel cli.Level
 
 const (
-	failNever   = failLevel(cli.Never)
-	failInfo    = failLevel(cli.Info)
-	failWarning = failLevel(cli.Warning)
-	failError   = failLevel(cli.Error)
+	failNever = failLevel(cli.Never)
+	failInfo  = failLevel(cli.Info)
 )
 
 const failOnHelp = cli.LevelNames

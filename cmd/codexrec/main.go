@@ -79,11 +79,7 @@ type multiFlag = cli.Strings
 var app *cli.App
 
 func main() {
-	top := map[string]*cli.Command{}
-	for n, c := range commands {
-		top[n] = c.cli()
-	}
-	app = &cli.App{Name: "codexrec", Version: Version, Commands: top, UsageCode: exitUsage,
+	app = &cli.App{Name: "codexrec", Version: Version, Commands: cliCommands(commands), UsageCode: exitUsage,
 		Summary:    "record, validate, replay, capture and diff codex app-server sessions",
 		ExitCodes:  "exit codes: 0 ok, 1 findings or differences, 2 usage or I/O error, 3 leak guard refused",
 		RevealFlag: "reveal", RevealUsage: revealUsage, Stdout: stdoutOf, Config: settings}
@@ -97,32 +93,33 @@ func main() {
 	os.Exit(code)
 }
 
-// cli is c as internal/cli runs it.
+// cli is c as internal/cli runs it; a command without run dispatches to its
+// subcommands.
 func (c *command) cli() *cli.Command {
 	x := &cli.Command{Name: c.name, Args: c.args, Summary: c.summary, Flags: c.flags,
 		Interspersed: c.interspersed, DashCommand: c.dashCommand, Config: configCommands[c.name]}
-	x.Run = func(cfg any, args []string, s cli.IO) error { return c.run(cfg, args, fromCLI(s)) }
+	if c.run != nil {
+		x.Run = func(cfg any, args []string, s cli.IO) error { return c.run(cfg, args, fromCLI(s)) }
+	}
 	if subs := subcommands[c.name]; subs != nil {
-		x.Subcommands = map[string]*cli.Command{}
-		for n, s := range subs {
-			x.Subcommands[n] = s.cli()
-		}
+		x.Subcommands = cliCommands(subs)
 	}
 	return x
 }
 
-func fromCLI(s cli.IO) stdio { return stdio{s.In, s.Out, s.Err, s.Reveal} }
-
-// runCommand parses c's flags from args and runs it (a command's subcommand).
-func runCommand(c *command, args []string, std stdio) error {
-	return app.RunCommand(c.cli(), args, cli.IO{In: std.in, Out: std.out, Err: std.err, Reveal: std.reveal})
+func cliCommands(cs map[string]*command) map[string]*cli.Command {
+	m := map[string]*cli.Command{}
+	for n, c := range cs {
+		m[n] = c.cli()
+	}
+	return m
 }
 
-// lookupCommand finds a command by its words ("record", "schema diff").
-func lookupCommand(words []string) (*command, bool) {
-	c, ok := commands[words[0]]
-	if len(words) > 1 {
-		c, ok = subcommands[words[0]][words[1]]
-	}
-	return c, ok && len(words) <= 2
+func fromCLI(s cli.IO) stdio { return stdio{s.In, s.Out, s.Err, s.Reveal} }
+func (s stdio) cli() cli.IO  { return cli.IO{In: s.in, Out: s.out, Err: s.err, Reveal: s.reveal} }
+
+// runSub runs the subcommand args[0] of subs, for a command whose run dispatches
+// itself (a command without run has cli dispatch for it).
+func runSub(subs map[string]*command, args []string, std stdio) error {
+	return app.Dispatch(&cli.Command{Subcommands: cliCommands(subs)}, args, std.cli())
 }

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/wsproxy"
+	"github.com/codexrec/codexrec/wsreplay"
 )
 
 func init() {
@@ -127,11 +127,9 @@ func (c *replayConfig) options(std stdio) (*dropin.ReplayOptions, error) {
 		return nil, err
 	}
 	if c.tokenFile != "" {
-		b, err := os.ReadFile(c.tokenFile)
-		if err != nil {
+		if o.Token, err = wsreplay.ReadToken(c.tokenFile); err != nil {
 			return nil, &exitError{exitUsage, fmt.Errorf("--ws-token-file: %w", err)}
 		}
-		o.Token = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 	}
 	return &o, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 
 func init() {
 	register(&command{name: "scenario", args: "SUBCOMMAND [flags] [args] (subcommands: from-recording)",
-		run:     func(_ any, args []string, std stdio) error { return runSub(scenarioCommands, args, std) },
 		summary: "work with capture scenarios: scenario from-recording FILE derives one that replays a recording"})
 }
 
@@ -48,9 +48,5 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 	for _, s := range res.Skipped {
 		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
 	}
-	if c.out == "" || c.out == "-" {
-		_, err := std.out.Write(b)
-		return err
-	}
-	return writeOutput(c.out, c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err })
+	return writeOutput(cmp.Or(c.out, "-"), c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err })
 }

@@ -2,33 +2,19 @@ package main
 
 import (
 	"flag"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/codexrec/codexrec/diff"
 )
 
-// schemaCommands are the subcommands of `codexrec schema`.
-var schemaCommands = map[string]*command{}
-
 func init() {
-	register(&command{name: "schema", args: "SUBCOMMAND [flags] [args] (subcommands: diff)", run: runSchema,
+	register(&command{name: "schema", args: "SUBCOMMAND [flags] [args] (subcommands: diff)",
 		summary: "work with the protocol's JSON Schemas: schema diff OLD NEW compares two versions"})
-	schemaCommands["diff"] = &command{name: "schema diff", args: "[--json] [--fail-on LEVEL] [--experimental] OLD NEW", flags: schemaDiffFlags, run: runSchemaDiff, interspersed: true,
-		summary: "compare two protocol versions (embedded versions such as 0.163.0, or folders from `codex app-server generate-json-schema`), classifying each change as breaking, warning or info for a client"}
 }
 
-func runSchema(_ any, args []string, std stdio) error {
-	names := strings.Join(slices.Sorted(maps.Keys(schemaCommands)), ", ")
-	if len(args) == 0 {
-		return usagef("want a subcommand: %s", names)
-	}
-	c, ok := schemaCommands[args[0]]
-	if !ok {
-		return usagef("unknown subcommand %q (want %s)", args[0], names)
-	}
-	return runCommand(c, args[1:], std)
+// schemaCommands are the subcommands of `codexrec schema`.
+var schemaCommands = map[string]*command{
+	"diff": {name: "schema diff", args: "[--json] [--fail-on LEVEL] [--experimental] OLD NEW", flags: schemaDiffFlags, run: runSchemaDiff, interspersed: true,
+		summary: "compare two protocol versions (embedded versions such as 0.163.0, or folders from `codex app-server generate-json-schema`), classifying each change as breaking, warning or info for a client"},
 }
 
 type schemaDiffConfig struct {

@@ -153,15 +153,6 @@ func asCodex(err error, std stdio, report io.Writer) error {
 	return &exitError{code: ee.code}
 }
 
-func firstSet(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // shimName reports whether argv0 is the name codexrec answers as the shim.
 func shimName(argv0 string) bool {
 	b := filepath.Base(argv0)

@@ -4,10 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/view"
 )
 
@@ -36,20 +36,9 @@ func runShow(cfg any, args []string, std stdio) error {
 	if o.JSON && (o.Follow || o.Raw || o.Deltas) {
 		return usagef("--json is the whole recording's frames: not with --follow, --raw or --deltas")
 	}
-	o.Out, o.Color, o.Log = std.out, isTerminal(std.out) && os.Getenv("NO_COLOR") == "", prefixed(std.err, "codexrec show: ")
+	o.Out, o.Color, o.Log = std.out, cli.IsTerminal(std.out) && os.Getenv("NO_COLOR") == "", prefixed(std.err, "codexrec show: ")
 	o.Gone = func(tmp string) {
 		fmt.Fprintf(std.err, "codexrec show: the codexrec writing %s is gone (killed?); complete it with: codexrec recover %s\n", tmp, tmp)
 	}
 	return view.Show(context.Background(), args[0], o)
-}
-
-// isTerminal reports whether w is a character device (a terminal), the only place
-// where colour escapes belong.
-func isTerminal(w io.Writer) bool {
-	f, ok := terminalFile(w)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -21,11 +21,11 @@ type stageFlags struct {
 }
 
 func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
-	if versionFlag {
-		schemaFlags(fs, &s.version, &s.schemaDir)
-	} else {
-		fs.StringVar(&s.schemaDir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
+	version := &s.version
+	if !versionFlag {
+		version = nil
 	}
+	schemaFlags(fs, version, &s.schemaDir)
 	fs.StringVar(&s.failOn, "fail-on", "never", "exit 1 after the session when schema findings of this `level` occurred: "+failOnHelp)
 	fs.BoolVar(&s.noValidate, "no-validate", false, "do not validate frames against the protocol schema")
 	fs.BoolVar(&s.noSanitize, "no-sanitize", false, "record frames as they are (the leak guard still runs)")
@@ -37,7 +37,7 @@ func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
 // placeholder with home, temp dir and CODEX_HOME; amend, when set, amends the
 // sanitizer's options last (capture maps its temporary workspace and salts).
 func (s *stageFlags) defaults(cwd string, amend func(*sanitize.Options)) record.Defaults {
-	c := s.san.config()
+	c := s.san.c
 	c.Cwd = cwd
 	return record.Defaults{Version: s.version, SchemaDir: s.schemaDir, NoValidate: s.noValidate,
 		NoSanitize: s.noSanitize, NoGuard: s.noGuard, Sanitize: c, Amend: amend}
@@ -58,6 +58,15 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 	return nil
 }
 
+// schemaFlags are shared by validate, record and capture (version nil: no
+// --codex-version).
+func schemaFlags(fs *flag.FlagSet, version, dir *string) {
+	if version != nil {
+		fs.StringVar(version, "codex-version", "", "validate against this Codex `VERSION` (default: from the initialize response's userAgent; the nearest older embedded version when it is not embedded)")
+	}
+	fs.StringVar(dir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
+}
+
 // sanitizeFlags are the flags record, sanitize and scan share: a sanitize.Config.
 type sanitizeFlags struct{ c sanitize.Config }
 
@@ -72,21 +81,14 @@ func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
 	}
 }
 
-// config is the sanitizer the flags describe.
-func (s *sanitizeFlags) config() sanitize.Config { return s.c }
-
 // sanitizer is the sanitizer the flags and the environment describe, with the
 // names of the secret variables that were set; a bad flag is a usage error.
 func (s *sanitizeFlags) sanitizer(cwd string) (*sanitize.Sanitizer, []string, error) {
 	c := s.c
 	c.Cwd = cwd
-	opts, names, err := c.Options()
+	z, names, err := c.New()
 	if err != nil {
 		return nil, nil, settingError(err)
-	}
-	z, err := sanitize.New(opts)
-	if err != nil {
-		return nil, nil, usagef("%v", err)
 	}
 	return z, names, nil
 }

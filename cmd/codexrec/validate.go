@@ -27,12 +27,6 @@ func validateFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-// schemaFlags are shared by validate and record.
-func schemaFlags(fs *flag.FlagSet, version, dir *string) {
-	fs.StringVar(version, "codex-version", "", "validate against this Codex `VERSION` (default: from the initialize response's userAgent; the nearest older embedded version when it is not embedded)")
-	fs.StringVar(dir, "schema-dir", "", "use the schemas in `DIR` (from codex app-server generate-json-schema --out DIR) instead of the embedded ones")
-}
-
 func runValidate(cfg any, args []string, std stdio) error {
 	c := cfg.(*validateConfig)
 	level, err := parseFailOn(c.failOn)

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/codexrec/codexrec/recorder"
@@ -42,22 +39,4 @@ func runView(cfg any, args []string, std stdio) error {
 		warnProblems(std.err, "view", recordingProblems{&recorder.Recording{Name: args[0], Problems: problems}})
 		return err
 	})
-}
-
-// writeOutput writes a command's single output to path, or to stdout when path is
-// "-": a file is 0600 (it holds recorded content), written to a temporary file
-// renamed into place (never through a link), refused if it exists without force.
-func writeOutput(path string, force bool, std stdio, write func(io.Writer) error) error {
-	if path == "-" {
-		bw := bufio.NewWriter(std.out)
-		if err := write(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	err := recorder.WriteFile(path, force, 0o600, write)
-	if errors.Is(err, recorder.ErrExists) {
-		return fmt.Errorf("%s exists (use --force to overwrite)", path)
-	}
-	return err
 }

@@ -12,6 +12,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,7 +33,8 @@ type Command struct {
 	// Flags registers the command's flags and returns what Run gets as cfg; nil
 	// for a command without flags of its own.
 	Flags func(fs *flag.FlagSet) any
-	// Run gets the arguments left after the flags.
+	// Run gets the arguments left after the flags; nil for a command that only
+	// dispatches to its Subcommands.
 	Run func(cfg any, args []string, io IO) error
 	// Interspersed lets flags follow the positional arguments ("diff a b --json");
 	// "--" still ends them. A command whose arguments are another command line,
@@ -41,8 +44,8 @@ type Command struct {
 	// DashCommand keeps "--" among the arguments Run gets: what follows it is a
 	// command line.
 	DashCommand bool
-	// Subcommands are the commands "NAME SUB", for help and completion; Run
-	// dispatches to them (with App.RunCommand).
+	// Subcommands are the commands "NAME SUB", for help, completion and dispatch:
+	// without Run, the first argument names the one to run (App.Dispatch).
 	Subcommands map[string]*Command
 	// Config says the command takes settings from App.Config's file.
 	Config bool
@@ -139,7 +142,11 @@ func (a *App) RunCommand(c *Command, args []string, std IO) error {
 		err = Usagef("%v", err)
 	} else {
 		out, flush := a.output(c, fs, std)
-		err = c.Run(cfg, args, out)
+		if c.Run != nil {
+			err = c.Run(cfg, args, out)
+		} else {
+			err = a.Dispatch(c, args, out)
+		}
 		if ferr := flush(); err == nil && ferr != nil {
 			err = ferr
 		}
@@ -150,6 +157,19 @@ func (a *App) RunCommand(c *Command, args []string, std IO) error {
 		return ue
 	}
 	return err
+}
+
+// Dispatch runs the subcommand of c that args[0] names with the rest of args.
+func (a *App) Dispatch(c *Command, args []string, std IO) error {
+	names := strings.Join(slices.Sorted(maps.Keys(c.Subcommands)), ", ")
+	if len(args) == 0 {
+		return Usagef("want a subcommand: %s", names)
+	}
+	sub, ok := c.Subcommands[args[0]]
+	if !ok {
+		return Usagef("unknown subcommand %q (want %s)", args[0], names)
+	}
+	return a.RunCommand(sub, args[1:], std)
 }
 
 // flagSet is c's flag set before its own flags: the ones every command (or every

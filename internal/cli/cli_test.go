@@ -75,13 +75,8 @@ func newApp(settings *cli.Config) *cli.App {
 	a := &cli.App{Name: "tool", Version: "1.2", Summary: "a tool", UsageCode: 2, ExitCodes: "exit codes: 0 ok, 2 usage",
 		RevealFlag: "reveal", RevealUsage: "unmask", Config: settings,
 		Stdout: func(c *cli.Command, fs *flag.FlagSet) cli.Stdout { return cli.Stdout{Data: cli.IsSet(fs, "json")} }}
-	group := &cli.Command{Name: "grp", Args: "SUB", Summary: "a group", Subcommands: map[string]*cli.Command{"echo": echo("grp echo")}}
-	group.Run = func(_ any, args []string, io cli.IO) error {
-		if len(args) == 0 {
-			return cli.Usagef("want a subcommand")
-		}
-		return a.RunCommand(group.Subcommands[args[0]], args[1:], io)
-	}
+	// Without Run, the group dispatches to its subcommands.
+	group := &cli.Command{Name: "grp", Args: "SUB", Summary: "a group", Subcommands: map[string]*cli.Command{"echo": echo("grp echo"), "raw": raw}}
 	plain := &cli.Command{Name: "plain", Summary: "no flags of its own", Run: func(_ any, args []string, io cli.IO) error {
 		fmt.Fprintf(io.Out, "%s reveal=%v\n", strings.Join(args, ","), io.Reveal)
 		return nil
@@ -116,6 +111,9 @@ func TestDispatchAndErrors(t *testing.T) {
 		{[]string{"help", "grp", "nope"}, 2, "", "tool: no command \"grp nope\" (see tool help)\n"},
 		{[]string{"echo", "--bogus"}, 2, "", "tool echo: flag provided but not defined: -bogus (see tool help echo)\n"},
 		{[]string{"grp", "echo"}, 2, "", "tool grp echo: want words (see tool help grp echo)\n"},
+		{[]string{"grp", "echo", "a", "--json"}, 0, "a json=true", ""},
+		{[]string{"grp"}, 2, "", "tool grp: want a subcommand: echo, raw (see tool help grp)\n"},
+		{[]string{"grp", "nope"}, 2, "", "tool grp: unknown subcommand \"nope\" (want echo, raw) (see tool help grp)\n"},
 		// One prefix: the library's own "raw: " is dropped; the message is masked.
 		{[]string{"raw", "fail", secret}, 3, "", "tool raw: <redacted:"},
 		{[]string{"raw", "quiet"}, 1, "", ""},
