@@ -12,7 +12,6 @@ import (
 
 func init() {
 	register(&command{name: "codex", args: "SUBCOMMAND [flags] [args] (subcommands: install, list, path)",
-		run:     func(_ any, args []string, std stdio) error { return runSub(codexCommands, args, std) },
 		summary: "install real codex binaries from the npm registry into codexrec's cache, list them, print their paths"})
 }
 

@@ -117,9 +117,3 @@ func cliCommands(cs map[string]*command) map[string]*cli.Command {
 
 func fromCLI(s cli.IO) stdio { return stdio{s.In, s.Out, s.Err, s.Reveal} }
 func (s stdio) cli() cli.IO  { return cli.IO{In: s.in, Out: s.out, Err: s.err, Reveal: s.reveal} }
-
-// runSub runs the subcommand args[0] of subs, for a command whose run dispatches
-// itself (a command without run has cli dispatch for it).
-func runSub(subs map[string]*command, args []string, std stdio) error {
-	return app.Dispatch(&cli.Command{Subcommands: cliCommands(subs)}, args, std.cli())
-}
