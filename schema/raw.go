@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/codexrec/codexrec/internal/jsonschema"
@@ -55,7 +56,12 @@ func rawSchema(s *fnode, v []byte, hops int) verdict {
 			return r
 		}
 	}
-	if s.constv != nil || s.hasEnum || s.format != nil {
+	if c == '"' && s.format == nil && (s.constv != nil || s.hasEnum) && plainString(v) {
+		// A tag's value (a union's "type"): compared as it is written, not decoded.
+		if r := rawStringIn(s, v[1:len(v)-1]); r != valid {
+			return r
+		}
+	} else if s.constv != nil || s.hasEnum || s.format != nil {
 		val, err := decode(v)
 		if err != nil {
 			return unknown
@@ -107,6 +113,41 @@ func decodedSchema(s *fnode, v []byte, hops int) verdict {
 		return unknown
 	}
 	return fastSchema(s, val, hops)
+}
+
+// plainString reports whether the JSON string v (quotes included) decodes to the
+// bytes between its quotes: no escapes or control characters, valid UTF-8.
+func plainString(v []byte) bool {
+	if len(v) < 2 {
+		return false
+	}
+	in := v[1 : len(v)-1]
+	for _, b := range in {
+		if b == '\\' || b < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(in)
+}
+
+// rawStringIn is the const and enum checks of fastSchema on the string whose
+// decoded value is str (fastEquals of a string: equal to a string, of anything else
+// unequal).
+func rawStringIn(s *fnode, str []byte) verdict {
+	if s.constv != nil {
+		if y, ok := (*s.constv).(string); !ok || string(str) != y {
+			return invalid
+		}
+	}
+	if s.hasEnum {
+		for _, e := range s.enum {
+			if y, ok := e.(string); ok && string(str) == y {
+				return valid
+			}
+		}
+		return invalid
+	}
+	return valid
 }
 
 func rawType(t jsonschema.Types, v []byte) verdict {
