@@ -393,29 +393,50 @@ func rawExpansion(nodes []node, v []byte) *expansion {
 }
 
 // shallowObject is the object v with its scalar members decoded and the others empty
-// objects and arrays: all that matches reads of a value.
+// objects and arrays: all that matches reads of a value. Its names and strings are
+// v's bytes, not copies: the map must not outlive the call that made it (expand reads
+// it and keeps nothing of it).
 func shallowObject(v []byte) (map[string]any, bool) {
-	out := map[string]any{}
+	out := make(map[string]any, 8)
 	plain := true
 	ok := eachMember(v, func(k, val []byte) bool {
 		if bytes.IndexByte(k, '\\') >= 0 {
 			plain = false
 			return false
 		}
+		name := bytesString(k)
 		switch val[0] {
 		case '{':
-			out[string(k)] = map[string]any{}
+			out[name] = emptyObject
 		case '[':
-			out[string(k)] = []any{}
+			out[name] = emptyArray
+		case '"':
+			if in := val[1 : len(val)-1]; bytes.IndexByte(in, '\\') < 0 {
+				out[name] = bytesString(in) // what decode gives a string without escapes
+				return true
+			}
+			fallthrough
 		default:
 			x, err := decode(val)
 			if err != nil {
 				plain = false
 				return false
 			}
-			out[string(k)] = x
+			out[name] = x
 		}
 		return true
 	})
 	return out, ok && plain
+}
+
+// emptyObject and emptyArray stand for a shallow object's members that are objects
+// and arrays (matches reads only their type).
+var (
+	emptyObject any = map[string]any{}
+	emptyArray  any = []any{}
+)
+
+// bytesString is b as a string without a copy; b must not change while it is used.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
