@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"reflect"
 	"sync"
@@ -488,7 +489,54 @@ func (rc *rawCheck) expansion(nodes []node, v []byte) *expansion {
 		shallow = m
 	}
 	objs, open, _ := expand(nodes, shallow)
+	if !isArr {
+		return sharedExpansion(objs, open)
+	}
 	return &expansion{objs: objs, open: open}
+}
+
+// sharedExpansion is the expansion of the object schemas objs (the result of expand
+// on some value): the same objs give the same answers whatever the value, so the one
+// kept for them (by their document) is used, its members read once.
+func sharedExpansion(objs []node, open bool) *expansion {
+	const maxObjs, maxKept = 16, 4096
+	if len(objs) == 0 || len(objs) > maxObjs {
+		return &expansion{objs: objs, open: open}
+	}
+	d := objs[0].doc
+	var buf [1 + maxObjs*9]byte
+	key := append(buf[:0], b2u(open))
+	for _, o := range objs {
+		m, ok := o.s.(map[string]any)
+		if o.doc != d || o.props != nil || !ok {
+			return &expansion{objs: objs, open: open}
+		}
+		key = binary.LittleEndian.AppendUint64(key, uint64(uintptr(reflect.ValueOf(m).UnsafePointer())))
+		key = append(key, b2u(o.envelope))
+	}
+	d.byObjsMu.RLock()
+	x := d.byObjs[string(key)]
+	d.byObjsMu.RUnlock()
+	if x != nil {
+		return x
+	}
+	x = &expansion{objs: objs, open: open, cached: true}
+	d.byObjsMu.Lock()
+	if d.byObjs == nil {
+		d.byObjs = map[string]*expansion{}
+	}
+	if len(d.byObjs) < maxKept {
+		d.byObjs[string(key)] = x
+	}
+	d.byObjsMu.Unlock()
+	return x
+}
+
+func b2u(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // shallowObject is the object v with its scalar members decoded and the others empty
