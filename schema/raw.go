@@ -158,8 +158,8 @@ func (rc *rawCheck) schema(s *fnode, v []byte, hops int) verdict {
 			return r
 		}
 	} else if s.constv != nil || s.hasEnum || s.format != nil {
-		val, err := decode(v)
-		if err != nil {
+		val, ok := shallowValue(v) // a scalar here: decoded, its strings v's bytes
+		if !ok {
 			return unknown
 		}
 		if s.constv != nil {
