@@ -52,6 +52,10 @@ type document struct {
 	// object schemas they expanded to (raw.go's sharedExpansion).
 	byObjsMu sync.RWMutex
 	byObjs   map[string]*expansion
+	// byShape keeps them by the node and the object's shape, and shapes the shape of
+	// the objects under each such node (rawshape.go).
+	byShape map[string]*expansion
+	shapes  sync.Map
 	// infos caches what expand and matches read from each schema node (walkinfo.go).
 	infos sync.Map
 }

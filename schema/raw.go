@@ -67,6 +67,7 @@ type rawCheck struct {
 	schemaFn func(*fnode, []byte, int) verdict // c.schema, for cond and elements
 	objs     []rawObj                          // the objects read, by their bytes
 	kvs      []rawKV                           // their members
+	keyBuf   []byte                            // a shape's key (rawshape.go)
 }
 
 // rawObj is an object of the message as objects read it: its members (kvs[from:to])
@@ -480,6 +481,24 @@ func (rc *rawCheck) expansion(nodes []node, v []byte) *expansion {
 			nodes[0].doc.dependent.Store(key, true)
 		}
 	}
+	var shapeKey []byte
+	if cache != nil && !isArr {
+		if sh := nodes[0].doc.shapeOf(key, nodes); sh != nil {
+			if kvs, ok, plain := rc.members(v); ok && plain {
+				if k, ok := sh.key(rc.keyBuf[:0], key, kvs); ok {
+					rc.keyBuf = k
+					d := nodes[0].doc
+					d.byObjsMu.RLock()
+					x := d.byShape[string(k)]
+					d.byObjsMu.RUnlock()
+					if x != nil {
+						return x
+					}
+					shapeKey = k
+				}
+			}
+		}
+	}
 	var shallow any = []any(nil)
 	if !isArr {
 		m, ok := rc.shallowObject(v)
@@ -489,11 +508,26 @@ func (rc *rawCheck) expansion(nodes []node, v []byte) *expansion {
 		shallow = m
 	}
 	objs, open, _ := expand(nodes, shallow)
-	if !isArr {
-		return sharedExpansion(objs, open)
+	if isArr {
+		return &expansion{objs: objs, open: open}
 	}
-	return &expansion{objs: objs, open: open}
+	x := sharedExpansion(objs, open)
+	if shapeKey != nil {
+		d := nodes[0].doc
+		d.byObjsMu.Lock()
+		if d.byShape == nil {
+			d.byShape = map[string]*expansion{}
+		}
+		if len(d.byShape) < maxKeptShapes {
+			d.byShape[string(shapeKey)] = x
+		}
+		d.byObjsMu.Unlock()
+	}
+	return x
 }
+
+// maxKeptShapes bounds the expansions a document keeps by shape.
+const maxKeptShapes = 4096
 
 // sharedExpansion is the expansion of the object schemas objs (the result of expand
 // on some value): the same objs give the same answers whatever the value, so the one

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -144,11 +146,12 @@ func TestRawUnionObjects(t *testing.T) {
 	wrap := func(item string) string {
 		return `{"method":"item/started","params":{"item":{` + item + `},"threadId":"a","turnId":"b","startedAtMs":1}}`
 	}
-	cases := []struct {
+	type unionCase struct {
 		line       string
 		wantClean  bool
-		checkClean bool
-	}{
+		checkClean bool // wantClean is known
+	}
+	cases := []unionCase{
 		{wrap(agent), true, true},
 		{wrap(user), true, true},
 		{wrap(agent), true, true},
@@ -158,6 +161,40 @@ func TestRawUnionObjects(t *testing.T) {
 		{wrap(`"type":"agentMessage",` + user), false, false},                                   // the same the other way
 		{wrap(`"type":"agent\u004dessage"` + agent[len(`"type":"agentMessage"`):]), true, true}, // escaped tag, decoded the same
 		{wrap(agent), true, true},
+	}
+	// Every captured item under the type of every other: the same members, another
+	// tag, each right after the item as it was.
+	items := map[string]string{}
+	paths, _ := filepath.Glob(filepath.Join("..", "fixtures", "hermetic", "0.171.0", "*.jsonl"))
+	for _, p := range paths {
+		rec, err := recorder.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range rec.Frames(wire.ServerToClient) {
+			if e.Msg.Method != "item/started" && e.Msg.Method != "item/completed" {
+				continue
+			}
+			v, err := decode(e.Line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			item, _ := v.(map[string]any)["params"].(map[string]any)["item"].(map[string]any)
+			if typ, _ := item["type"].(string); typ != "" && items[typ] == "" {
+				items[typ] = string(encode(t, item))
+			}
+		}
+	}
+	if len(items) < 4 {
+		t.Fatalf("only %d item types in the fixtures", len(items))
+	}
+	for typ, item := range items {
+		for other := range items {
+			if other != typ {
+				retyped := strings.Replace(item, `"type":"`+typ+`"`, `"type":"`+other+`"`, 1)
+				cases = append(cases, unionCase{line: wrap(item[1 : len(item)-1])}, unionCase{line: wrap(retyped[1 : len(retyped)-1])})
+			}
+		}
 	}
 	for _, tc := range cases {
 		b := []byte(tc.line)
