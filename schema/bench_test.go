@@ -10,6 +10,7 @@ import (
 	"github.com/codexrec/codexrec/internal/jsonschema"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
+	"github.com/codexrec/codexrec/internal/testing/benchload"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/schema"
 	"github.com/codexrec/codexrec/wire"
@@ -165,4 +166,48 @@ func BenchmarkLoad(b *testing.B) {
 			}
 		}
 	})
+}
+
+// bulkTurn is the bulk bench's turn (internal/testing/benchserver): a turn/start
+// request, its response and the turn's notifications, the first command-output
+// delta grown to 64 KB.
+func bulkTurn(b testing.TB) []wire.Frame {
+	turn, err := benchload.Load(filepath.Join("..", "fixtures", "hermetic", "0.171.0", "approval-accept.jsonl"), 64<<10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := []byte(`{"id":2,"jsonrpc":"2.0","method":"turn/start","params":{"input":[{"text":"Print a greeting with echo.","type":"text"}],"threadId":"01a226fa-5ad0-7210-8202-b6b8e14b6ed2"}}` + "\n")
+	frames := []wire.Frame{{Seq: 1, Dir: wire.ClientToServer, Line: req}, {Seq: 2, Dir: wire.ServerToClient, Line: benchload.WithID(turn.Responses["turn/start"], "2")}}
+	for _, l := range turn.Frames {
+		frames = append(frames, wire.Frame{Seq: int64(len(frames) + 1), Dir: wire.ServerToClient, Line: l})
+	}
+	return frames
+}
+
+// BenchmarkCheckBulk checks the bulk bench's turn, request to turn/completed, once
+// per iteration with one warm validator: the tap's validation cost per turn.
+func BenchmarkCheckBulk(b *testing.B) {
+	schema.SetCrossCheck(false)
+	defer schema.SetCrossCheck(true)
+	frames := bulkTurn(b)
+	set, err := schema.Load("0.171.0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := schema.NewValidator(set)
+	var size int64
+	for i := range frames {
+		if fs := v.Check(&frames[i]); len(fs) > 0 {
+			b.Fatalf("frame %d: %v", i, fs)
+		}
+		size += int64(len(frames[i].Line))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range frames {
+			v.Check(&frames[j])
+		}
+	}
 }

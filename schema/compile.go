@@ -48,6 +48,14 @@ type document struct {
 	// objExp and arrExp cache walk expansions by schema node, for objects and arrays;
 	// dependent marks the nodes whose expansion depends on the value (raw.go).
 	objExp, arrExp, dependent sync.Map
+	// byObjs keeps the expansions of values whose expansion depends on them, by the
+	// object schemas they expanded to (raw.go's sharedExpansion).
+	byObjsMu sync.RWMutex
+	byObjs   map[string]*expansion
+	// byShape keeps them by the node and the object's shape, and shapes the shape of
+	// the objects under each such node (rawshape.go).
+	byShape map[string]*expansion
+	shapes  sync.Map
 	// infos caches what expand and matches read from each schema node (walkinfo.go).
 	infos sync.Map
 }

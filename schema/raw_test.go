@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -121,4 +123,96 @@ func encode(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return bytes.TrimSpace(b.Bytes())
+}
+
+// TestRawUnionObjects: an object under a union (an item of item/started) is read
+// once for every alternative and for the undeclared walk, and the walk's expansion is
+// kept by the schemas the object chose; the raw check still answers as the decoded
+// path does, message after message of different alternatives, with a repeated tag
+// (decoding keeps the last), with a member of another alternative, and with the
+// tag's value escaped.
+func TestRawUnionObjects(t *testing.T) {
+	set, err := Load("0.171.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := set.Method(wire.ServerToClient, wire.KindNotification, "item/started")
+	if !ok {
+		t.Fatal("no item/started")
+	}
+	r := set.routeFor(1, wire.KindNotification, &m)
+	const agent = `"type":"agentMessage","id":"i","text":"hello\nworld","phase":null,"memoryCitation":null`
+	const user = `"type":"userMessage","id":"i","content":[{"type":"text","text":"hi","text_elements":[]}]`
+	wrap := func(item string) string {
+		return `{"method":"item/started","params":{"item":{` + item + `},"threadId":"a","turnId":"b","startedAtMs":1}}`
+	}
+	type unionCase struct {
+		line       string
+		wantClean  bool
+		checkClean bool // wantClean is known
+	}
+	cases := []unionCase{
+		{wrap(agent), true, true},
+		{wrap(user), true, true},
+		{wrap(agent), true, true},
+		{wrap(agent + `,"content":[]`), false, true},                                            // a member of userMessage only
+		{wrap(user + `,"text":"x"`), false, true},                                               // a member of agentMessage only
+		{wrap(`"type":"userMessage",` + agent), false, false},                                   // repeated tag, the last wins
+		{wrap(`"type":"agentMessage",` + user), false, false},                                   // the same the other way
+		{wrap(`"type":"agent\u004dessage"` + agent[len(`"type":"agentMessage"`):]), true, true}, // escaped tag, decoded the same
+		{wrap(agent), true, true},
+	}
+	// Every captured item under the type of every other: the same members, another
+	// tag, each right after the item as it was.
+	items := map[string]string{}
+	paths, _ := filepath.Glob(filepath.Join("..", "fixtures", "hermetic", "0.171.0", "*.jsonl"))
+	for _, p := range paths {
+		rec, err := recorder.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range rec.Frames(wire.ServerToClient) {
+			if e.Msg.Method != "item/started" && e.Msg.Method != "item/completed" {
+				continue
+			}
+			v, err := decode(e.Line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			item, _ := v.(map[string]any)["params"].(map[string]any)["item"].(map[string]any)
+			if typ, _ := item["type"].(string); typ != "" && items[typ] == "" {
+				items[typ] = string(encode(t, item))
+			}
+		}
+	}
+	if len(items) < 4 {
+		t.Fatalf("only %d item types in the fixtures", len(items))
+	}
+	for typ, item := range items {
+		for other := range items {
+			if other != typ {
+				retyped := strings.Replace(item, `"type":"`+typ+`"`, `"type":"`+other+`"`, 1)
+				cases = append(cases, unionCase{line: wrap(item[1 : len(item)-1])}, unionCase{line: wrap(retyped[1 : len(retyped)-1])})
+			}
+		}
+	}
+	for _, tc := range cases {
+		b := []byte(tc.line)
+		v, err := decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		params := v.(map[string]any)
+		fast, raw := fastValidate(r.fast, params), rawSchema(r.fast, b, 0)
+		if fast != raw {
+			t.Errorf("verdict on %s: raw %d, decoded %d", b, raw, fast)
+		}
+		decl := len(undeclaredPre(params, r.walk, r.top, nil)) == 0
+		if got := rawDeclared(b, r.walk, r.top, true); got != decl {
+			t.Errorf("all declared in %s: raw %v, decoded %v", b, got, decl)
+		}
+		if got := rawClean(r, b); tc.checkClean && got != tc.wantClean {
+			t.Errorf("rawClean(%s) = %v, want %v", b, got, tc.wantClean)
+		}
+	}
 }

@@ -2,9 +2,11 @@ package schema_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/schema"
 	"github.com/codexrec/codexrec/wire"
 )
@@ -150,6 +152,52 @@ func TestConcurrentValidators(t *testing.T) {
 	for range 4 {
 		if got := <-errs; got != want+"|"+want {
 			t.Errorf("concurrent findings %s, want %s", got, want)
+		}
+	}
+}
+
+// TestConcurrentRawCheck: the raw check (the path outside tests) on validators of
+// one Set on several goroutines at once, which share the expansions it keeps by
+// schema and by shape: every captured frame of 0.163.0 checked under 0.171.0 (items
+// and members the older schema does not declare) and the bulk bench's turn give the
+// findings one goroutine gives.
+func TestConcurrentRawCheck(t *testing.T) {
+	schema.SetCrossCheck(false)
+	defer schema.SetCrossCheck(true)
+	var session []wire.Frame
+	paths, _ := filepath.Glob(filepath.Join("..", "fixtures", "hermetic", "0.171.0", "*.jsonl"))
+	for _, p := range paths {
+		rec, err := recorder.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range rec.Frames(wire.ClientToServer, wire.ServerToClient) {
+			session = append(session, wire.Frame{Seq: int64(len(session) + 1), Dir: e.Dir, Line: e.Line})
+		}
+	}
+	session = append(session, bulkTurn(t)...)
+	for _, version := range []string{"0.163.0", "0.171.0"} {
+		set, err := schema.Load(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := schema.Load(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		findings := checkAll(t, fresh, session)
+		if version == "0.163.0" && len(findings) == 0 {
+			t.Fatal("0.163.0 finds nothing in 0.171.0's frames: the test exercises too little")
+		}
+		want := fmt.Sprint(findings)
+		got := make(chan string, 4)
+		for range 4 {
+			go func() { got <- fmt.Sprint(checkAll(t, set, session)) }()
+		}
+		for range 4 {
+			if g := <-got; g != want {
+				t.Errorf("%s: concurrent findings\n%s\nwant\n%s", version, g, want)
+			}
 		}
 	}
 }
