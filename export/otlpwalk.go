@@ -72,12 +72,7 @@ type otlpFirstPass struct {
 	lastNote map[int]int   // frame -> index in notes of its last note
 }
 
-func otlpScan(path string, opts Options) (*otlpFirstPass, error) {
-	m, err := mask.New(opts.Reveal)
-	if err != nil {
-		return nil, err
-	}
-	m.Text(path) // as prepare masks, in its order
+func otlpScan(path string, m *mask.Masker) (*otlpFirstPass, error) {
 	rd, done, err := openRecording(path)
 	if err != nil {
 		return nil, err
@@ -184,12 +179,8 @@ func otlpScan(path string, opts Options) (*otlpFirstPass, error) {
 // otlpWalk reads the recording at path once more and calls visit with each message
 // (its index among the frames, its row and its notes) in file order, once its last
 // note has been read, as prepare would have made it.
-func otlpWalk(path string, opts Options, fp *otlpFirstPass, visit func(i int, msg *message) error) error {
-	m, err := mask.New(opts.Reveal)
-	if err != nil {
-		return err
-	}
-	m.Text(path)
+func otlpWalk(path string, m *mask.Masker, fp *otlpFirstPass, visit func(i int, msg *message) error) error {
+	m.Rewind()
 	rd, done, err := openRecording(path)
 	if err != nil {
 		return err
@@ -279,8 +270,8 @@ func (o *otlpWriter) nanos(d time.Duration) string {
 	return strconv.FormatInt(o.s.at(d).UnixNano(), 10)
 }
 
-// target is the span a message's own event and its notes go to: -1 the session's,
-// a turn's index, or none (the message is a request span, or answers one).
+// The spans a message's own event and its notes go to: the session's, a turn's or a
+// request's.
 const (
 	toRoot = iota
 	toTurn
@@ -450,16 +441,19 @@ func (so *spanOut) close(status *otlpStatus) error {
 // recording whose frames' seqs do not increase is refused with errSeqOrder before
 // anything is written.
 func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.Problem, error) {
-	fp, err := otlpScan(path, opts)
-	if err != nil {
-		return nil, err
-	}
+	// One masker for the three passes (rewound before each): a secret gets the
+	// same placeholder wherever it shows.
 	m, err := mask.New(opts.Reveal)
 	if err != nil {
 		return nil, err
 	}
+	name := m.Text(path)
+	fp, err := otlpScan(path, m)
+	if err != nil {
+		return nil, err
+	}
 	h := fp.header
-	s := &session{name: m.Text(path), end: fp.end}
+	s := &session{name: name, end: fp.end}
 	if t, err := time.Parse(time.RFC3339Nano, h.Started); err == nil {
 		s.started = t
 	}
@@ -511,15 +505,14 @@ func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.
 	}
 	runtime.GC() // the first pass's lines, before the second reads
 	reqN := 0
-	err = otlpWalk(path, opts, fp, func(i int, msg *message) error {
-		ev, kind, idx := o.place(msg, reqN)
+	err = otlpWalk(path, m, fp, func(i int, msg *message) error {
+		ev, kind, _ := o.place(msg, reqN)
 		if msg.row.Kind == wire.KindRequest && msg.row.Dir != wire.Stderr {
 			reqN++
 		}
 		if kind != toRoot {
 			return nil
 		}
-		_ = idx
 		for _, e := range o.events(msg, ev) {
 			if err := out.event(&e); err != nil {
 				return err
@@ -582,7 +575,7 @@ func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.
 	}
 	runtime.GC()
 	reqN = 0
-	err = otlpWalk(path, opts, fp, func(i int, msg *message) error {
+	err = otlpWalk(path, m, fp, func(i int, msg *message) error {
 		ev, kind, idx := o.place(msg, reqN)
 		if msg.row.Kind == wire.KindRequest && msg.row.Dir != wire.Stderr {
 			reqN++
