@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,10 +110,11 @@ func otlpScan(path string, m *mask.Masker) (*otlpFirstPass, error) {
 				k := [2]string{r.Thread, r.Turn}
 				var ok bool
 				if ti, ok = fp.turnOf[k]; !ok {
+					// The row's strings are views of the line: copies are kept.
+					k = [2]string{strings.Clone(r.Thread), strings.Clone(r.Turn)}
 					ti = len(fp.turns)
 					fp.turnOf[k] = ti
-					fp.turns = append(fp.turns, &otlpTurnInfo{thread: strings.Clone(r.Thread), turn: strings.Clone(r.Turn),
-						start: r.Time, end: r.Time, last: -1})
+					fp.turns = append(fp.turns, &otlpTurnInfo{thread: k[0], turn: k[1], start: r.Time, end: r.Time, last: -1})
 				}
 				t := fp.turns[ti]
 				t.start, t.end = min(t.start, r.Time), max(t.end, r.Time)
@@ -503,7 +504,10 @@ func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.
 	if err := out.open(root); err != nil {
 		return nil, err
 	}
-	runtime.GC() // the first pass's lines, before the second reads
+	// The first pass's lines (and the masker's memory of the delta streams, which
+	// can hold a whole item's text) are garbage before the second reads.
+	m.Rewind()
+	debug.FreeOSMemory() // what the next pass allocates anew, not on top of what this one left
 	reqN := 0
 	err = otlpWalk(path, m, fp, func(i int, msg *message) error {
 		ev, kind, _ := o.place(msg, reqN)
@@ -573,7 +577,8 @@ func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.
 			return nil, err
 		}
 	}
-	runtime.GC()
+	m.Rewind()
+	debug.FreeOSMemory()
 	reqN = 0
 	err = otlpWalk(path, m, fp, func(i int, msg *message) error {
 		ev, kind, idx := o.place(msg, reqN)
