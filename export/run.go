@@ -26,7 +26,7 @@ type RunOptions struct {
 	Out     string
 	Replace bool // replace an existing Out
 	// Endpoint, when set, is an OTLP/HTTP receiver the traces are posted to
-	// (PushOTLP, with Client) instead of being written.
+	// (PushOTLPFiles, with Client) instead of being written.
 	Endpoint string
 	Client   *http.Client // nil is http.DefaultClient
 	// Warn, when set, is told each recording's structural problems once read.
@@ -41,23 +41,12 @@ func Run(ctx context.Context, w io.Writer, paths []string, o RunOptions) error {
 	case o.Endpoint != "" && o.Format != OTLP:
 		return ErrEndpointFormat
 	case o.Endpoint != "":
-		var recs []*recorder.Recording
-		for _, path := range paths {
-			rec, err := recorder.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			if o.Warn != nil {
-				o.Warn(rec.Name, rec.Problems)
-			}
-			recs = append(recs, rec)
-		}
 		if _, ok := ctx.Deadline(); !ok {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, PushTimeout)
 			defer cancel()
 		}
-		return PushOTLP(ctx, o.Client, o.Endpoint, recs, o.Options)
+		return PushOTLPFiles(ctx, o.Client, o.Endpoint, paths, o.Options, o.Warn)
 	case o.Out != "" && o.Out != "-":
 		return WriteFile(o.Out, o.Replace, o.Format, paths, o.Options, o.Warn)
 	}
