@@ -27,7 +27,8 @@ import (
 // duration the entry starts with): memory holds a message, the recording's notes
 // and stderr lines, not the recording. JSON Lines are written likewise (a first pass
 // joins requests to their responses and places the notes, see jsonlstream.go). OTLP
-// is written from each recording read whole, one recording at a time.
+// is written likewise in three passes (see otlpwalk.go); a recording whose frames'
+// seqs do not increase is read whole.
 func WriteFiles(w io.Writer, f Format, paths []string, opts Options, warn func(name string, problems []recorder.Problem)) error {
 	if f == JSONL {
 		return writeJSONLFiles(bufio.NewWriter(w), paths, opts, warn)

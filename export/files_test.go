@@ -2,6 +2,7 @@ package export_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,89 @@ import (
 	"github.com/codexrec/codexrec/recorder"
 )
 
+// turnsRecording is n turns on two threads, each started by a turn/start request
+// and ended by turn/completed (some failed), with deltas, requests answered by
+// errors, server requests, unpaired responses, raw frames, segments, and notes on
+// requests, responses and deltas, some read many frames after theirs. With
+// overlap, each turn's deltas interleave with deltas of the turn before it.
+func turnsRecording(n int, overlap bool) []byte {
+	var b strings.Builder
+	seq := 0
+	var late []int
+	frame := func(dir, rest string) int {
+		seq++
+		fmt.Fprintf(&b, `{"type":"frame","seq":%d,"t":%.6f,"dir":%q,%s}`+"\n", seq, float64(seq)/1000, dir, rest)
+		return seq
+	}
+	note := func(s int, typ string) {
+		fmt.Fprintf(&b, `{"type":%q,"seq":%d,"t":0,"dir":"s2c","rule":"r-%s","severity":"warning","pointer":"/params","reason":"why <&>"}`+"\n", typ, s, typ)
+	}
+	delta := func(th string, k int, item, text string) int {
+		return frame("s2c", fmt.Sprintf(`"kind":"notification","method":"item/agentMessage/delta","msg":{"method":"item/agentMessage/delta","params":{"threadId":%q,"turnId":"tu%d","itemId":%q,"delta":%q}}`, th, k, item, text))
+	}
+	b.WriteString(`{"type":"header","format":1,"codexrec":"test","started":"2026-11-29T10:00:00Z","command":["codex","app-server"],"scenario":"turns"}` + "\n")
+	b.WriteString(`{"type":"segment","t":0,"segment":1,"command":["codex","app-server"]}` + "\n")
+	frame("stderr", `"raw":"starting <b> & \u2028"`)
+	for k := range n {
+		th := []string{"th1", "th2"}[k%2]
+		id := 10 + 2*k
+		rq := frame("c2s", fmt.Sprintf(`"kind":"request","method":"turn/start","id":%d,"msg":{"id":%d,"method":"turn/start","params":{"threadId":%q}}`, id, id, th))
+		if k%5 == 0 {
+			note(rq, "redaction")
+		}
+		rs := frame("s2c", fmt.Sprintf(`"kind":"response","method":"turn/start","id":%d,"msg":{"id":%d,"result":{"turn":{"id":"tu%d"}}}`, id, id, k))
+		if k%3 == 0 {
+			late = append(late, rs)
+		}
+		frame("s2c", fmt.Sprintf(`"kind":"notification","method":"turn/started","msg":{"method":"turn/started","params":{"threadId":%q,"turn":{"id":"tu%d"}}}`, th, k))
+		for j := range 3 {
+			d := delta(th, k, fmt.Sprint("i", k), fmt.Sprint("w", j, " "))
+			if j == 1 && k%3 == 0 {
+				note(d, "finding")
+			}
+			if j == 2 && k%4 == 0 {
+				late = append(late, d)
+			}
+			if overlap && k > 0 {
+				if d := delta([]string{"th1", "th2"}[(k-1)%2], k-1, fmt.Sprint("j", k), "x"); j == 0 {
+					note(d, "finding")
+				}
+			}
+		}
+		if k%4 == 1 {
+			frame("c2s", fmt.Sprintf(`"kind":"request","method":"thread/read","id":%d,"msg":{"id":%d,"method":"thread/read","params":{"threadId":%q}}`, id+1, id+1, th))
+			e := frame("s2c", fmt.Sprintf(`"kind":"error","method":"thread/read","id":%d,"msg":{"id":%d,"error":{"code":-32600,"message":"no <such> thread"}}`, id+1, id+1))
+			note(e, "finding")
+		}
+		if k%3 == 2 {
+			frame("s2c", fmt.Sprintf(`"kind":"request","method":"item/commandExecution/requestApproval","id":%d,"msg":{"id":%d,"method":"item/commandExecution/requestApproval","params":{"threadId":%q,"turnId":"tu%d"}}`, 500+k, 500+k, th, k))
+			frame("s2c", `"kind":"raw","reason":"not-json","raw":"not json"`)
+			frame("s2c", `"kind":"response","id":"zz","unpaired":true,"msg":{"id":"zz","result":{}}`)
+		}
+		if k%2 == 1 {
+			for _, s := range late {
+				note(s, "finding")
+			}
+			late = nil
+		}
+		status := map[bool]string{true: "failed", false: "completed"}[k%5 == 3]
+		frame("s2c", fmt.Sprintf(`"kind":"notification","method":"turn/completed","msg":{"method":"turn/completed","params":{"threadId":%q,"turn":{"id":"tu%d","status":%q,"error":{"message":"boom & <x>"}}}}`, th, k, status))
+		if k%6 == 5 {
+			fmt.Fprintf(&b, `{"type":"segment","t":%.6f,"segment":%d,"command":["codex"]}`+"\n", float64(seq)/1000, 2+k/6)
+		}
+	}
+	for _, s := range late {
+		note(s, "finding")
+	}
+	note(99999, "finding")
+	frame("c2s", `"kind":"request","method":"never","id":9999,"msg":{"id":9999,"method":"never","params":{"threadId":"th1"}}`)
+	fmt.Fprintf(&b, `{"type":"trailer","ended":"client-eof","exitCode":3,"duration":%.6f,"frames":{},"findings":0}`+"\n", float64(seq)/1000+1)
+	return []byte(b.String())
+}
+
 // WriteFiles writes, byte for byte, what Write writes for the recordings read
-// whole: HAR streamed (fixtures over stdio and WebSocket, several at once, hostile
+// whole: OTLP and JSON Lines streamed (turns on two threads, overlapping or not),
+// HAR streamed (fixtures over stdio and WebSocket, several at once, hostile
 // shapes, notes on frames whose seqs go back, stderr, invalid UTF-8, a torn last
 // line) and the other formats through Write.
 func TestWriteFilesSameOutput(t *testing.T) {
@@ -45,6 +127,7 @@ func TestWriteFilesSameOutput(t *testing.T) {
 		{secret},
 		{write("deltas.jsonl", hostile.DeltasRecording(2000, 10)), write("line.jsonl", hostile.HugeLineRecording(1<<20))},
 		{write("deep.jsonl", hostile.DeepRecording(10_000, "1"))},
+		{write("turns.jsonl", turnsRecording(12, false)), write("overlap.jsonl", turnsRecording(12, true))},
 	}
 	for _, paths := range sets {
 		var recs []*recorder.Recording

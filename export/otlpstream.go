@@ -3,6 +3,7 @@ package export
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -82,34 +83,52 @@ func writeResourceSpans(w *bufio.Writer, rs *otlpResourceSpans) error {
 	return err
 }
 
-// writeOTLPFiles is WriteFiles for OTLP: each recording is read whole and made
-// into its spans, written, and let go before the next is read.
+// writeOTLPFiles is WriteFiles for OTLP: each recording is streamed
+// (streamOTLPResource), or read whole and made into its spans when its frames' seqs
+// do not increase (a recording no recorder writes), one recording at a time.
 func writeOTLPFiles(w io.Writer, paths []string, opts Options, warn func(name string, problems []recorder.Problem)) error {
-	i := 0
-	return writeOTLPDoc(w, func() (*otlpResourceSpans, error) {
-		if i == len(paths) {
-			return nil, nil
+	bw := bufio.NewWriter(w)
+	bw.WriteString(`{"resourceSpans":[`)
+	for i, p := range paths {
+		if i > 0 {
+			bw.WriteString(",")
 		}
-		p := paths[i]
-		i++
 		runtime.GC() // the previous recording's, before this one is read
-		rec, err := recorder.ReadFile(p)
+		problems, err := streamOTLPResource(bw, p, opts)
+		if errors.Is(err, errSeqOrder) {
+			runtime.GC()
+			problems, err = wholeOTLPResource(bw, p, opts)
+		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if warn != nil {
-			warn(rec.Name, rec.Problems)
+			warn(p, problems)
 		}
-		s, err := prepare(rec, opts)
-		if err != nil {
-			return nil, err
-		}
-		// The session's messages hold what the spans need: the entries (a few
-		// hundred bytes each) can go before the spans are built.
-		rec.Entries = nil
-		rs := s.otlp(opts)
-		return &rs, nil
-	})
+	}
+	bw.WriteString("]}\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// wholeOTLPResource writes the resource of the recording at path read whole.
+func wholeOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.Problem, error) {
+	rec, err := recorder.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := prepare(rec, opts)
+	if err != nil {
+		return nil, err
+	}
+	// The session's messages hold what the spans need: the entries (a few
+	// hundred bytes each) can go before the spans are built.
+	problems := rec.Problems
+	rec.Entries = nil
+	rs := s.otlp(opts)
+	return problems, writeResourceSpans(w, &rs)
 }
 
 // writeSpan writes sp as encoding/json encodes it, an event at a time (a turn of a

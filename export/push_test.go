@@ -1,12 +1,15 @@
 package export_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codexrec/codexrec/export"
 )
@@ -50,5 +53,58 @@ func TestPushOTLP(t *testing.T) {
 		if err := export.PushOTLP(context.Background(), nil, ep, recs, export.Options{}); err == nil || !strings.Contains(err.Error(), "want http://") {
 			t.Errorf("endpoint %q: %v", ep, err)
 		}
+	}
+}
+
+// PushOTLPFiles streams the document WriteFiles writes; a recording it cannot read
+// is the error, and the receiver gets no complete document.
+func TestPushOTLPFiles(t *testing.T) {
+	var want bytes.Buffer
+	if err := export.WriteFiles(&want, export.OTLP, fixtures[:2], export.Options{Reveal: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var bodies [][]byte
+	rx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		bodies = append(bodies, b)
+	}))
+	defer rx.Close()
+	if err := export.PushOTLPFiles(context.Background(), nil, rx.URL, fixtures[:2], export.Options{Reveal: true}, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(bodies) != 1 || !bytes.Equal(bodies[0], want.Bytes()) {
+		t.Fatalf("the receiver got %d bodies, not the document WriteFiles writes", len(bodies))
+	}
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	err := export.PushOTLPFiles(context.Background(), nil, rx.URL, []string{fixtures[0], missing}, export.Options{}, time.Second, nil)
+	if err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+		t.Errorf("a missing recording: %v", err)
+	}
+	if len(bodies) != 1 {
+		t.Errorf("a complete document was received for a push that failed (%d bodies)", len(bodies))
+	}
+}
+
+// A receiver that takes the body and never answers is given up on after the stall,
+// with an error that says so.
+func TestPushOTLPFilesStall(t *testing.T) {
+	done := make(chan struct{})
+	rx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		<-done
+	}))
+	defer rx.Close()
+	defer close(done)
+	start := time.Now()
+	err := export.PushOTLPFiles(context.Background(), nil, rx.URL, fixtures[:1], export.Options{}, 200*time.Millisecond, nil)
+	if err == nil || !strings.Contains(err.Error(), "no progress for 200ms") {
+		t.Fatalf("a receiver that never answers: %v", err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("gave up after %s", took)
 	}
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/codexrec/codexrec/recorder"
 )
 
-// PushTimeout bounds a push to an OTLP endpoint when the context has no deadline.
+// PushTimeout bounds each wait of a push on an OTLP endpoint (to take more of the
+// body, or to answer) when the context has no deadline.
 const PushTimeout = 30 * time.Second
 
 // ErrEndpointFormat is Run's refusal of an endpoint with a format other than OTLP.
@@ -26,7 +27,7 @@ type RunOptions struct {
 	Out     string
 	Replace bool // replace an existing Out
 	// Endpoint, when set, is an OTLP/HTTP receiver the traces are posted to
-	// (PushOTLP, with Client) instead of being written.
+	// (PushOTLPFiles, with Client) instead of being written.
 	Endpoint string
 	Client   *http.Client // nil is http.DefaultClient
 	// Warn, when set, is told each recording's structural problems once read.
@@ -41,23 +42,11 @@ func Run(ctx context.Context, w io.Writer, paths []string, o RunOptions) error {
 	case o.Endpoint != "" && o.Format != OTLP:
 		return ErrEndpointFormat
 	case o.Endpoint != "":
-		var recs []*recorder.Recording
-		for _, path := range paths {
-			rec, err := recorder.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			if o.Warn != nil {
-				o.Warn(rec.Name, rec.Problems)
-			}
-			recs = append(recs, rec)
-		}
+		stall := time.Duration(0)
 		if _, ok := ctx.Deadline(); !ok {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, PushTimeout)
-			defer cancel()
+			stall = PushTimeout
 		}
-		return PushOTLP(ctx, o.Client, o.Endpoint, recs, o.Options)
+		return PushOTLPFiles(ctx, o.Client, o.Endpoint, paths, o.Options, stall, o.Warn)
 	case o.Out != "" && o.Out != "-":
 		return WriteFile(o.Out, o.Replace, o.Format, paths, o.Options, o.Warn)
 	}

@@ -63,7 +63,7 @@ func BenchmarkReaders(b *testing.B) {
 			{"view", "--force", "-o", filepath.Join(dir, "page.html"), file},
 			{"export", "--force", "--format", "har", "-o", filepath.Join(dir, "out.har"), file},
 			{"export", "--force", "--format", "jsonl", "-o", filepath.Join(dir, "out.jsonl"), file},
-			{"export", "--force", "--format", "otlp", "-o", filepath.Join(dir, "out.otlp"), file}, // over the bound still
+			{"export", "--force", "--format", "otlp", "-o", filepath.Join(dir, "out.otlp"), file},
 			{"scan", file},
 			{"replay", "--allow-unused", file},
 		} {

@@ -66,6 +66,7 @@ func TestReadersMemoryBound(t *testing.T) {
 			{args: []string{"view", "--force", "-o", filepath.Join(dir, "page.html"), file}, bytes: size},
 			{args: []string{"export", "--force", "--format", "har", "-o", filepath.Join(dir, "out.har"), file}, bytes: size},
 			{args: []string{"export", "--force", "--format", "jsonl", "-o", filepath.Join(dir, "out.jsonl"), file}, bytes: size},
+			{args: []string{"export", "--force", "--format", "otlp", "-o", filepath.Join(dir, "out.otlp"), file}, bytes: size},
 			{args: []string{"diff", file, other}, bytes: both},
 			{args: []string{"replay", "--allow-unused", file}, bytes: size},
 		} {
@@ -85,9 +86,13 @@ func TestReadersMemoryBound(t *testing.T) {
 			}
 			n, _ := strconv.Atoi(string(bytes.TrimSpace(kb)))
 			rss, bound := n<<10, 2*c.bytes+64<<20
-			t.Logf("%-12s %-8s %4d MB (bound %d MB)", sh.name, c.args[0], rss>>20, bound>>20)
+			name := c.args[0]
+			if name == "export" {
+				name += "-" + c.args[3] // the format
+			}
+			t.Logf("%-12s %-12s %4d MB (bound %d MB)", sh.name, name, rss>>20, bound>>20)
 			if rss > bound {
-				t.Errorf("%s %s: peak RSS %d MB, over the bound of twice %d MB plus 64 MB", sh.name, c.args[0], rss>>20, c.bytes>>20)
+				t.Errorf("%s %s: peak RSS %d MB, over the bound of twice %d MB plus 64 MB", sh.name, name, rss>>20, c.bytes>>20)
 			}
 		}
 	}

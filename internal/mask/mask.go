@@ -78,3 +78,12 @@ func (m *Masker) Line(line []byte) []byte {
 	out, _ := m.z.Frame(line)
 	return out
 }
+
+// Rewind forgets the delta streams masked so far, so the same frames can be masked
+// again from the first, with the same placeholders (a reader that reads a
+// recording more than once).
+func (m *Masker) Rewind() {
+	if m != nil && m.z != nil {
+		m.z.ForgetStreams()
+	}
+}
