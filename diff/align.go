@@ -183,3 +183,62 @@ func greedy(a, b []int32) []pair {
 	}
 	return out
 }
+
+// maxUncross bounds how many unpaired messages of one key uncross compares an
+// aligned pair's messages with, so that a session of many same-key changes stays
+// linear.
+const maxUncross = 32
+
+// uncross splits an aligned pair of messages that differ when each of them equals
+// a message of the same key left unpaired on the other side: two notifications of
+// one method that arrived in another order (an MCP server's "starting" and "ready"
+// around a response) are then two moves, not a change beside an added and a removed
+// message. ka and kb are the messages' keys as aligned; equal(i, j) compares old i
+// with new j after normalisation.
+func uncross(pairs []pair, ka, kb []int32, equal func(i, j int) bool) []pair {
+	removed, added := map[int32][]int{}, map[int32][]int{}
+	for _, p := range pairs {
+		switch {
+		case p.new < 0:
+			removed[ka[p.old]] = append(removed[ka[p.old]], p.old)
+		case p.old < 0:
+			added[kb[p.new]] = append(added[kb[p.new]], p.new)
+		}
+	}
+	if len(removed) == 0 || len(added) == 0 {
+		return pairs
+	}
+	// take finds, among the first maxUncross candidates, one that match accepts,
+	// and removes it from the list.
+	take := func(list []int, match func(int) bool) ([]int, bool) {
+		for n, c := range list[:min(len(list), maxUncross)] {
+			if match(c) {
+				return append(list[:n:n], list[n+1:]...), true
+			}
+		}
+		return list, false
+	}
+	var out []pair
+	for n, p := range pairs {
+		if p.old >= 0 && p.new >= 0 && !equal(p.old, p.new) {
+			k := ka[p.old]
+			rs, okR := take(removed[k], func(l int) bool { return equal(l, p.new) })
+			as, okA := take(added[k], func(m int) bool { return equal(p.old, m) })
+			if okR && okA {
+				if out == nil {
+					out = append(make([]pair, 0, len(pairs)+1), pairs[:n]...)
+				}
+				removed[k], added[k] = rs, as
+				out = append(out, pair{p.old, -1}, pair{-1, p.new})
+				continue
+			}
+		}
+		if out != nil {
+			out = append(out, p)
+		}
+	}
+	if out == nil {
+		return pairs
+	}
+	return out
+}

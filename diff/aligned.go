@@ -1,6 +1,9 @@
 package diff
 
-import "github.com/codexrec/codexrec/wire"
+import (
+	"github.com/codexrec/codexrec/internal/normalize"
+	"github.com/codexrec/codexrec/wire"
+)
 
 // Step is one step of the alignment Compare makes in a direction: a message of each
 // session, aligned (Changes lists their differences; none when they are equal after
@@ -51,7 +54,8 @@ func eachStep(a, b []Message, visit func(*Step)) {
 		s  Step
 		ch changer
 	)
-	pairs := align(intern(a), intern(b))
+	ka, kb := intern(a), intern(b)
+	pairs := uncross(align(ka, kb), ka, kb, func(i, j int) bool { return normalize.Equal(a[i].Value, b[j].Value) })
 	moved := findMoves(pairs, a, b)
 	for _, p := range pairs {
 		s = Step{}

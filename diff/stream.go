@@ -221,7 +221,7 @@ func compareScanned(r *Report, agg *aggregator, d wire.Direction, files [2]*os.F
 		return out
 	}
 	ga, gb := global(old, a.keys), global(nw, b.keys)
-	pairs := align(ga, gb)
+	pairs := uncross(align(ga, gb), ga, gb, func(i, j int) bool { return a.sums[i] == b.sums[j] })
 	moved := findMovesScanned(pairs, ga, gb, a, b)
 	ga, gb = nil, nil
 	ref := func(s *fileScan, ds *dirScan, i int) *Message {
