@@ -11,7 +11,6 @@ import (
 
 	"github.com/codexrec/codexrec/internal/mask"
 	"github.com/codexrec/codexrec/recorder"
-	"github.com/codexrec/codexrec/view"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -154,77 +153,24 @@ func streamJSONL(w *bufio.Writer, enc *json.Encoder, path string, opts Options) 
 		return nil, err
 	}
 	defer done()
-	type held struct {
-		frame int
-		msg   *message
-	}
-	var (
-		b      view.Builder
-		queue  []held               // messages not written yet, in file order
-		byIdx  = map[int]*message{} // queue's messages waiting for a note
-		frames int
-		notes  int // findings and redactions read
-		pairs  = fp.pairs
-	)
-	flush := func() error {
-		n := 0
-		for ; n < len(queue); n++ {
-			h := queue[n]
-			if last, ok := fp.lastNote[h.frame]; ok && last >= notes {
-				break
-			}
-			delete(byIdx, h.frame)
-			if err := encodeLine(w, enc, s.line(h.msg)); err != nil {
-				return fmt.Errorf("export: %s: %w", s.name, err)
-			}
+	pairs := fp.pairs
+	amend := func(i int, e *recorder.Entry, msg *message) {
+		msg.json = e.Dir != wire.Stderr && e.Msg.Kind.IsJSON() && json.Valid(msg.content)
+		for len(pairs) > 0 && pairs[0].frame < i {
+			pairs = pairs[1:]
 		}
-		if n > 0 {
-			queue = append(queue[:0], queue[n:]...)
+		if len(pairs) > 0 && pairs[0].frame == i {
+			// Its answer comes later: view.Builder would set these then.
+			msg.row.Pair, msg.row.Latency = pairs[0].seq, pairs[0].latency
+		}
+	}
+	err = walkHeld(rd, m, fp.notes, fp.lastNote, amend, func(_ int, msg *message) error {
+		if err := encodeLine(w, enc, s.line(msg)); err != nil {
+			return fmt.Errorf("export: %s: %w", s.name, err)
 		}
 		return nil
-	}
-	for e, err := range rd.Entries() {
-		if err != nil {
-			return nil, err
-		}
-		switch e.Type {
-		case recorder.TypeFrame:
-			i := frames
-			frames++
-			c := m.Frame(&e)
-			masked := e
-			masked.Line = append(c[:len(c):len(c)], '\n')
-			msg := &message{row: b.Frame(&masked), content: c}
-			msg.json = e.Dir != wire.Stderr && e.Msg.Kind.IsJSON() && json.Valid(c)
-			for len(pairs) > 0 && pairs[0].frame < i {
-				pairs = pairs[1:]
-			}
-			if len(pairs) > 0 && pairs[0].frame == i {
-				// Its answer comes later: view.Builder would set these then.
-				msg.row.Pair, msg.row.Latency = pairs[0].seq, pairs[0].latency
-			}
-			queue = append(queue, held{i, msg})
-			if _, ok := fp.lastNote[i]; ok {
-				byIdx[i] = msg
-			}
-		case recorder.TypeFinding, recorder.TypeRedaction:
-			if notes < len(fp.notes) {
-				if msg := byIdx[fp.notes[notes]]; msg != nil {
-					n := view.NoteOf(&e)
-					n.Reason, n.Detail = m.Text(n.Reason), m.Text(n.Detail)
-					msg.notes = append(msg.notes, n)
-				}
-			}
-			notes++
-		case recorder.TypeSegment:
-			b.Segment(e.Segment)
-		}
-		if err := flush(); err != nil {
-			return nil, err
-		}
-	}
-	notes = len(fp.notes) + 1 // whatever the second pass read, nothing more comes
-	if err := flush(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	return fp.problems, nil

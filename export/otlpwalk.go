@@ -187,69 +187,7 @@ func otlpWalk(path string, m *mask.Masker, fp *otlpFirstPass, visit func(i int, 
 		return err
 	}
 	defer done()
-	type held struct {
-		frame int
-		msg   *message
-	}
-	var (
-		b      view.Builder
-		queue  []held
-		byIdx  = map[int]*message{}
-		frames int
-		notes  int
-	)
-	flush := func() error {
-		n := 0
-		for ; n < len(queue); n++ {
-			h := queue[n]
-			if last, ok := fp.lastNote[h.frame]; ok && last >= notes {
-				break
-			}
-			delete(byIdx, h.frame)
-			if err := visit(h.frame, h.msg); err != nil {
-				return err
-			}
-		}
-		if n > 0 {
-			clear(queue[:n])
-			queue = append(queue[:0], queue[n:]...)
-		}
-		return nil
-	}
-	for e, err := range rd.Entries() {
-		if err != nil {
-			return err
-		}
-		switch e.Type {
-		case recorder.TypeFrame:
-			i := frames
-			frames++
-			c := m.Frame(&e)
-			masked := e
-			masked.Line = append(c[:len(c):len(c)], '\n')
-			msg := &message{row: b.Frame(&masked), content: c}
-			queue = append(queue, held{i, msg})
-			if _, ok := fp.lastNote[i]; ok {
-				byIdx[i] = msg
-			}
-		case recorder.TypeFinding, recorder.TypeRedaction:
-			if notes < len(fp.notes) {
-				if msg := byIdx[fp.notes[notes]]; msg != nil {
-					n := view.NoteOf(&e)
-					n.Reason, n.Detail = m.Text(n.Reason), m.Text(n.Detail)
-					msg.notes = append(msg.notes, n)
-				}
-			}
-			notes++
-		case recorder.TypeSegment:
-			b.Segment(e.Segment)
-		}
-		if err := flush(); err != nil {
-			return err
-		}
-	}
-	notes = len(fp.notes) + 1
-	return flush()
+	return walkHeld(rd, m, fp.notes, fp.lastNote, nil, visit)
 }
 
 // otlpWriter is what the passes share: the ids and times of one recording's trace.
