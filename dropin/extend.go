@@ -18,7 +18,7 @@ import (
 // through o's pipeline (Stages, SkipStderr), on in and rep's Stdout. It has the
 // process's SIGINT, SIGTERM and SIGHUP for its duration (extend.Options.Signals).
 // The report is the new segment's, when the result says Extended. Errors: a bad
-// pipeline setting is a *StagesError; under CI one wraps shim.ErrCI; a replay
+// pipeline setting is a *StagesError; under CI (o.Getenv) one wraps shim.ErrCI; a replay
 // that found a mismatch or unused frames wraps replay.ErrNoMatch or
 // replay.ErrUnused; once extended, the leak guard's refusal is a
 // *sanitize.LeakError.
@@ -36,6 +36,6 @@ func (o *RecordOptions) Extend(ctx context.Context, path string, command []strin
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	res, err := extend.Run(ctx, extend.Options{Path: path, Segment: rep.Segment, Replay: srv, Command: command,
-		Record: s, In: in, Out: orStd(rep.Stdout, os.Stdout), Stderr: srv.Log, Log: srv.Log, Signals: sigs})
+		Record: s, Getenv: o.Getenv, In: in, Out: orStd(rep.Stdout, os.Stdout), Stderr: srv.Log, Log: srv.Log, Signals: sigs})
 	return res, s.Report(), err
 }

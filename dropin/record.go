@@ -46,6 +46,8 @@ type RecordOptions struct {
 	// Log receives RecordSocket's notes (the bound URL, how many connections were
 	// recorded), one line each; nil discards them.
 	Log io.Writer
+	// Getenv reads CI for Extend (nil: os.Getenv).
+	Getenv func(string) string
 
 	// Orphan, when set, is told of each recording a killed recorder left
 	// unpublished beside the one about to be recorded (recorder.Orphans).

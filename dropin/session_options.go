@@ -58,6 +58,9 @@ func (o *SessionOptions) Session(ctx context.Context) *Session {
 		rep = &ReplayOptions{}
 	}
 	rec.Force = rec.Force || o.Replace
+	if rec.Getenv == nil {
+		rec.Getenv = o.Getenv
+	}
 	s := &Session{Mode: o.Mode, Command: o.Command, CommandErr: o.CommandErr, Getenv: o.Getenv}
 	s.Decided = func(md shim.Mode, a shim.Action, path string) { fmt.Fprintf(log, "mode %s: %s %s\n", md, a, path) }
 	s.Replaced = func(dir string, n int) { fmt.Fprintf(log, "%s replaced by %d new recording(s)\n", dir, n) }
