@@ -92,8 +92,9 @@ func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 		p = &proxy.Proxy{}
 	}
 	p.Tap = s
-	if s.Writer != nil && s.Validator != nil && s.Sanitizer != nil && s.stage == nil {
-		// Validating and sanitizing: the two run on two goroutines.
+	if s.Writer != nil && s.Sanitizer != nil && s.stage == nil {
+		// Sanitizing: the sanitizer runs on a goroutine of its own, at the pumps'
+		// priority, beside the tap's (validation, when on, runs on the tap's).
 		s.stage = startStage(s)
 	}
 	// Nothing in the pipeline keeps a frame past the call (validation copies the

@@ -6,10 +6,14 @@ import (
 	"github.com/codexrec/codexrec/wire"
 )
 
-// stage is the second half of the pipeline of a session that both validates and
-// sanitizes, on a goroutine of its own: the tap's goroutine validates each frame
-// (Session.Frame) and hands it over, with what validation found, and the stage
-// sanitizes and writes it, so that the two use two CPUs. A frame's line is copied
+// stage is the second half of the pipeline of a session that sanitizes, on a
+// goroutine of its own: the tap's goroutine validates each frame (Session.Frame;
+// when a Validator is set) and hands it over, with what validation found, and the
+// stage sanitizes and writes it, so that the two use two CPUs. The stage runs at the
+// pumps' priority, where the tap's thread runs lower (proxy): under other
+// processes' load, a sanitizer on the tap's thread fell behind and the queue's
+// back-pressure slowed forwarding (bulk sanitize under a busy loop per CPU 0.37 of
+// its quiet throughput; with the stage 1.1, same run). A frame's line is copied
 // into the stage's buffer, since the proxy reuses its memory once the tap returns;
 // a line longer than maxHeld is not copied: its hand-over waits until the stage has
 // written it. At most maxStaged bytes wait (then the hand-over waits too), so what
