@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/codexrec/codexrec/sanitize"
 )
@@ -23,6 +24,11 @@ import (
 // checked again: what the guard's detectors find in the sanitizer's output is
 // nothing (sanitize's FuzzGuardAfterSanitize and FuzzScan hold it), and checking it
 // cost a second and third pass of the detectors over every byte of the session.
+// The exception is a known secret where no walk of the message's strings sees it,
+// across two strings or outside them (a number): the session looks for those in
+// each message as it writes it (Session.scanTrusted, sanitize's
+// FindsAcrossStrings, nothing to do unless a secret's value could show there), and
+// one found distrusts the file (distrust), which then goes through GuardRedact.
 // The rest of the entry (its method, id and reason, copied beside the message) and
 // every other entry (header, findings, redactions, meta) are checked as before, and
 // so is a frame kept as raw text or base64 (not a JSON message).
@@ -35,6 +41,9 @@ type guardFollower struct {
 	feed  *sanitize.GuardFeed
 	f     *os.File
 	trust bool
+	// distrusted is set when the session found a known secret in a trusted
+	// message (Session.scanTrusted): the file is not clean.
+	distrusted atomic.Bool
 	env   []byte // the follower's scratch for a frame entry's envelope
 
 	batch     []byte      // the lines fed since the last hand-over, for the scanner
@@ -107,8 +116,11 @@ func (g *guardFollower) progress(off int64, stopped bool) {
 func (g *guardFollower) finish() bool {
 	g.stop()
 	<-g.done
-	return g.clean
+	return g.clean && !g.distrusted.Load()
 }
+
+// distrust says a trusted message holds something the guard's scan finds.
+func (g *guardFollower) distrust() { g.distrusted.Store(true) }
 
 // stop tells the follower the writer is done; it reads what is left and ends.
 func (g *guardFollower) stop() {

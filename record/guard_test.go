@@ -20,8 +20,18 @@ import (
 // (it spans two JSON strings, so no string holds it) cannot be redacted at a span of
 // its own: every string value of that frame is redacted whole, the finding says so,
 // and the recording is still published (a *sanitize.RedactedError), with no
-// quarantine and no temporary file left.
+// quarantine and no temporary file left. The same with the sanitizer on, whose
+// walk of the strings cannot see it either (the guard's scan of each message as it
+// is written does).
 func TestGuardRedactsWhatItCannotLocate(t *testing.T) {
+	for _, sanitizing := range []bool{false, true} {
+		t.Run(map[bool]string{false: "guard", true: "sanitizer"}[sanitizing], func(t *testing.T) {
+			testGuardRedactsWhatItCannotLocate(t, sanitizing)
+		})
+	}
+}
+
+func testGuardRedactsWhatItCannotLocate(t *testing.T, sanitizing bool) {
 	const secret = `token1234","x":"rest5678`
 	z, err := sanitize.New(sanitize.Options{Secrets: []sanitize.Secret{{Name: "T", Value: secret}}})
 	if err != nil {
@@ -30,6 +40,9 @@ func TestGuardRedactsWhatItCannotLocate(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
 	s := &record.Session{Guard: z}
+	if sanitizing {
+		s.Sanitizer = z
+	}
 	if err := s.Create(path, recorder.Header{}, recorder.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +151,42 @@ func TestGuardChecksWhatTheSanitizerDidNotWrite(t *testing.T) {
 		}
 		if strings.Contains(string(data), key[:16]) {
 			t.Errorf("%s holds the key:\n%s", filepath.Base(p), data)
+		}
+	}
+}
+
+// TestGuardKnownSecretAsNumber: a known secret that a message holds as a number
+// (no string to redact it in) is found by the guard with the sanitizer on or off
+// (the sanitizer walks strings and leaves it), and the recording is not published:
+// it is kept as NAME.quarantine, 0600, and nothing is left at NAME.
+func TestGuardKnownSecretAsNumber(t *testing.T) {
+	const secret = "98765432109876543"
+	for _, sanitizing := range []bool{false, true} {
+		z, err := sanitize.New(sanitize.Options{Secrets: []sanitize.Secret{{Name: "N", Value: secret}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		s := &record.Session{Guard: z}
+		if sanitizing {
+			s.Sanitizer = z
+		}
+		if err := s.Create(path, recorder.Header{}, recorder.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Serve(nil, echo(t), strings.NewReader(`{"method":"m","params":{"account":`+secret+`}}`+"\n"), io.Discard)
+		var le *sanitize.LeakError
+		if !errors.As(err, &le) {
+			t.Fatalf("sanitizing %v: err = %v, want a *sanitize.LeakError", sanitizing, err)
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("sanitizing %v: the error shows the secret: %v", sanitizing, err)
+		}
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("sanitizing %v: published: %v", sanitizing, err)
+		}
+		if info, err := os.Stat(path + ".quarantine"); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("sanitizing %v: quarantine %v, %v: want a 0600 file", sanitizing, info, err)
 		}
 	}
 }

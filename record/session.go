@@ -287,6 +287,7 @@ func (s *Session) frame(f *wire.Frame, next []byte, v verdict) error {
 	s.addFindings(f.Time, v)
 	if s.Sanitizer != nil {
 		s.sanitize(f, next)
+		s.scanTrusted(f)
 	}
 	for _, tap := range s.Taps {
 		if err := tap(f); err != nil {
@@ -348,6 +349,20 @@ func (s *Session) sanitize(f *wire.Frame, next []byte) {
 		s.redactions[r.Rule]++
 		s.extra = append(s.extra, recorder.Entry{Type: recorder.TypeRedaction, Seq: f.Seq, Time: f.Time, Dir: f.Dir,
 			Msg: wire.Message{Method: method}, Rule: r.Rule, Pointer: r.Pointer, Detail: r.Placeholder})
+	}
+}
+
+// scanTrusted looks for a known secret in a sanitized message where the
+// sanitizer's walk of its strings does not (sanitize's FindsAcrossStrings), when
+// the guard's follower trusts the session's messages (see guardFollower); one found
+// makes the file go through GuardRedact.
+func (s *Session) scanTrusted(f *wire.Frame) {
+	g := s.guard
+	if g == nil || !g.trust || f.Dir == wire.Stderr || !f.Msg.Kind.IsJSON() || g.distrusted.Load() {
+		return
+	}
+	if s.Guard.FindsAcrossStrings(f.Line) {
+		g.distrust()
 	}
 }
 

@@ -60,6 +60,9 @@ type Sanitizer struct {
 	// needles[i] are the encodings of secrets[i] the sanitizer searches for; guards[i]
 	// add the forms only the guard looks for (hashes).
 	needles, guards [][][]byte
+	// structural are the forms of the secrets (needles and guards) that can show in
+	// a JSON text where no walk of its strings sees them (FindsAcrossStrings).
+	structural [][]byte
 	// edges[i] are the forms of secrets[i] whose pieces are looked for at the edges
 	// of streamed deltas (see edgeSpans).
 	edges [][][]byte
@@ -143,6 +146,11 @@ func newSanitizer(opts Options, gitleaks bool) (*Sanitizer, error) {
 		sort.Slice(plain, func(i, j int) bool { return len(plain[i]) > len(plain[j]) })
 		z.needles = append(z.needles, plain)
 		z.guards = append(z.guards, guard)
+		for _, n := range append(plain[:len(plain):len(plain)], guard...) {
+			if acrossStrings(n) {
+				z.structural = append(z.structural, n)
+			}
+		}
 		var edge [][]byte
 		for _, form := range []string{"plain", "json", "json-serde", "url-query"} {
 			if v, ok := forms[form]; ok && !slices.ContainsFunc(edge, func(e []byte) bool { return string(e) == v }) {
