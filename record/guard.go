@@ -44,7 +44,7 @@ type guardFollower struct {
 	// distrusted is set when the session found a known secret in a trusted
 	// message (Session.scanTrusted): the file is not clean.
 	distrusted atomic.Bool
-	env   []byte // the follower's scratch for a frame entry's envelope
+	env        []byte // the follower's scratch for a frame entry's envelope
 
 	batch     []byte      // the lines fed since the last hand-over, for the scanner
 	scan      chan []byte // batches for the scanner
