@@ -92,9 +92,10 @@ func (s *Session) bind(p *proxy.Proxy) *proxy.Proxy {
 		p = &proxy.Proxy{}
 	}
 	p.Tap = s
-	if s.Writer != nil && s.Sanitizer != nil && s.stage == nil {
-		// Sanitizing: the sanitizer runs on a goroutine of its own, at the pumps'
-		// priority, beside the tap's (validation, when on, runs on the tap's).
+	if s.Writer != nil && (s.Sanitizer != nil || s.check != nil) && s.stage == nil {
+		// Sanitizing (or the guard's detectors, without a sanitizer): they run on a
+		// goroutine of its own, at the pumps' priority, beside the tap's
+		// (validation, when on, runs on the tap's).
 		s.stage = startStage(s)
 	}
 	// Nothing in the pipeline keeps a frame past the call (validation copies the

@@ -71,6 +71,9 @@ type Session struct {
 	guardRedacted []sanitize.Leak
 	// guard follows the recording as it is written (nil without a Guard).
 	guard *guardFollower
+	// check is the Guard when the session has no Sanitizer and the guard follows
+	// the file: its detectors look at each frame on the way in (detect).
+	check *sanitize.Sanitizer
 	// stage, while set, sanitizes and writes the frames on a goroutine of its own
 	// (see stage.go); Frame's goroutine validates them.
 	stage *stage
@@ -126,10 +129,16 @@ func (s *Session) Attach(w *recorder.Writer) {
 		// what it has not yet, and reads the whole file again only to redact.
 		// A frame's message is the sanitizer's output: when the sanitizer is the
 		// guard's own, the follower does not check it again.
-		gf := followGuard(g, w.TempPath(), s.Sanitizer == g)
+		// Without a sanitizer, the guard's detectors look at each frame on the way
+		// in instead, and the follower trusts what they found clean (see
+		// guardFollower).
+		gf := followGuard(g, w.TempPath(), s.Sanitizer == g || s.Sanitizer == nil)
 		s.guard = gf
 		if gf != nil {
 			w.Written = gf.written
+			if s.Sanitizer == nil {
+				s.check = g
+			}
 		}
 		w.BeforePublish = func(tmp string) error {
 			if gf != nil && gf.finish() {
@@ -186,7 +195,7 @@ func (s *Session) Idle() error {
 // record sanitizes f (v is what its validation found) and writes it, or holds it
 // for a delta's lookahead.
 func (s *Session) record(f *wire.Frame, v verdict) error {
-	if s.Sanitizer == nil {
+	if s.Sanitizer == nil && s.check == nil {
 		return s.frame(f, nil, v)
 	}
 	// One frame of lookahead for deltas: a delta is sanitized knowing the next
@@ -288,6 +297,8 @@ func (s *Session) frame(f *wire.Frame, next []byte, v verdict) error {
 	if s.Sanitizer != nil {
 		s.sanitize(f, next)
 		s.scanTrusted(f)
+	} else if s.check != nil {
+		s.detect(f, next)
 	}
 	for _, tap := range s.Taps {
 		if err := tap(f); err != nil {
@@ -350,6 +361,28 @@ func (s *Session) sanitize(f *wire.Frame, next []byte) {
 		s.extra = append(s.extra, recorder.Entry{Type: recorder.TypeRedaction, Seq: f.Seq, Time: f.Time, Dir: f.Dir,
 			Msg: wire.Message{Method: method}, Rule: r.Rule, Pointer: r.Pointer, Detail: r.Placeholder})
 	}
+}
+
+// detect runs the guard's detectors over f as a sanitizer would (knowing next, the
+// line after a delta), changing nothing: the first frame they would change makes
+// the guard distrust the file (see guardFollower), after which they rest.
+func (s *Session) detect(f *wire.Frame, next []byte) {
+	if s.guard.distrusted.Load() {
+		return
+	}
+	isJSON := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON()
+	var out []byte
+	var reds []sanitize.Redaction
+	if next != nil {
+		out, reds = s.check.FrameFollowedBy(f.Line, isJSON, next)
+	} else {
+		out, reds = s.check.FrameClassified(f.Line, isJSON)
+	}
+	if len(reds) > 0 || !bytes.Equal(out, f.Line) {
+		s.guard.distrust()
+		return
+	}
+	s.scanTrusted(f)
 }
 
 // scanTrusted looks for a known secret in a sanitized message where the
