@@ -30,13 +30,13 @@ import (
 // FindsAcrossStrings, nothing to do unless a secret's value could show there), and
 // one found distrusts the file (distrust), which then goes through GuardRedact.
 //
-// Without a sanitizer in the session, the guard's own detectors look at each frame
-// on the way in (Session.detect, on the stage's goroutine, with the delta lookahead
-// a sanitizer has) without changing what is recorded: a frame they leave as it was
-// is what the guard's sanitizer would have written, so the follower trusts it as
-// above, and the first frame they would change distrusts the file. This is one pass
-// of the detectors over each message instead of the feed's and the scan's over each
-// line of the file.
+// Without a sanitizer in the session, each frame is written as it crossed and the
+// guard's own detectors look at it beside (Session.watch, on the stage's goroutine,
+// with the delta lookahead a sanitizer has), changing nothing: a frame they leave as
+// it was is what the guard's sanitizer would have written, so the follower trusts it
+// as above, and the first frame they would change distrusts the file. This is one
+// pass of the detectors over each message instead of the feed's and the scan's over
+// each line of the file (bulk plain, same run: 1.25 to 0.85 CPU-seconds per 100 MB).
 //
 // The rest of the entry (its method, id and reason, copied beside the message) and
 // every other entry (header, findings, redactions, meta) are checked as before, and

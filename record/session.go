@@ -72,8 +72,10 @@ type Session struct {
 	// guard follows the recording as it is written (nil without a Guard).
 	guard *guardFollower
 	// check is the Guard when the session has no Sanitizer and the guard follows
-	// the file: its detectors look at each frame on the way in (detect).
-	check *sanitize.Sanitizer
+	// the file: its detectors look at each frame as it is written (watch), the
+	// delta frames among watching waiting for their successor.
+	check    *sanitize.Sanitizer
+	watching []pendingFrame
 	// stage, while set, sanitizes and writes the frames on a goroutine of its own
 	// (see stage.go); Frame's goroutine validates them.
 	stage *stage
@@ -129,8 +131,8 @@ func (s *Session) Attach(w *recorder.Writer) {
 		// what it has not yet, and reads the whole file again only to redact.
 		// A frame's message is the sanitizer's output: when the sanitizer is the
 		// guard's own, the follower does not check it again.
-		// Without a sanitizer, the guard's detectors look at each frame on the way
-		// in instead, and the follower trusts what they found clean (see
+		// Without a sanitizer, the guard's detectors look at each frame as it is
+		// written instead, and the follower trusts what they found clean (see
 		// guardFollower).
 		gf := followGuard(g, w.TempPath(), s.Sanitizer == g || s.Sanitizer == nil)
 		s.guard = gf
@@ -174,6 +176,19 @@ func (s *Session) Frame(f *wire.Frame) error {
 		return nil
 	}
 	v := s.validate(f)
+	if s.check != nil {
+		// Without a sanitizer the frame is written as it crossed, at once; the
+		// guard's detectors look at it beside, on the stage when there is one
+		// (watch).
+		if err := s.frame(f, nil, v); err != nil {
+			return err
+		}
+		if s.stage != nil {
+			return s.stage.push(f, verdict{})
+		}
+		s.watch(f)
+		return nil
+	}
 	if s.stage != nil {
 		return s.stage.push(f, v)
 	}
@@ -183,7 +198,7 @@ func (s *Session) Frame(f *wire.Frame) error {
 // Idle flushes what the session has written so far; with Frame it makes the Session a
 // wire.Tap, whose Idle the proxy calls whenever it has caught up.
 func (s *Session) Idle() error {
-	if s.stage != nil {
+	if s.stage != nil && s.check == nil {
 		return s.stage.idle()
 	}
 	if s.Writer != nil {
@@ -195,7 +210,7 @@ func (s *Session) Idle() error {
 // record sanitizes f (v is what its validation found) and writes it, or holds it
 // for a delta's lookahead.
 func (s *Session) record(f *wire.Frame, v verdict) error {
-	if s.Sanitizer == nil && s.check == nil {
+	if s.Sanitizer == nil {
 		return s.frame(f, nil, v)
 	}
 	// One frame of lookahead for deltas: a delta is sanitized knowing the next
@@ -297,8 +312,6 @@ func (s *Session) frame(f *wire.Frame, next []byte, v verdict) error {
 	if s.Sanitizer != nil {
 		s.sanitize(f, next)
 		s.scanTrusted(f)
-	} else if s.check != nil {
-		s.detect(f, next)
 	}
 	for _, tap := range s.Taps {
 		if err := tap(f); err != nil {
@@ -363,6 +376,41 @@ func (s *Session) sanitize(f *wire.Frame, next []byte) {
 	}
 }
 
+// watch has the guard's detectors look at f (detect) as a sanitizer would: a delta
+// knowing the frame that follows it in its direction, so it waits for it (at most
+// maxPending frames wait, then they are checked without it).
+func (s *Session) watch(f *wire.Frame) {
+	for i := range s.watching {
+		if p := &s.watching[i]; !p.resolved && p.f.Dir == f.Dir {
+			p.next, p.resolved = sanitize.Lookahead(f.Line), true
+		}
+	}
+	if len(f.Line) > maxHeld {
+		s.watchPending(true)
+		s.detect(f, nil)
+		return
+	}
+	delta := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`))
+	if !delta && len(s.watching) == 0 {
+		s.detect(f, nil)
+		return
+	}
+	c := *f
+	c.Line = bytes.Clone(f.Line)
+	s.watching = append(s.watching, pendingFrame{f: &c, resolved: !delta})
+	s.watchPending(false)
+}
+
+// watchPending checks the waiting frames from the front: those whose successor is
+// known (or that waited past maxPending), or all of them.
+func (s *Session) watchPending(all bool) {
+	for len(s.watching) > 0 && (all || s.watching[0].resolved || len(s.watching) > maxPending) {
+		p := s.watching[0]
+		s.watching = s.watching[1:]
+		s.detect(p.f, p.next)
+	}
+}
+
 // detect runs the guard's detectors over f as a sanitizer would (knowing next, the
 // line after a delta), changing nothing: the first frame they would change makes
 // the guard distrust the file (see guardFollower), after which they rest.
@@ -424,6 +472,9 @@ func (s *Session) Finish(t recorder.Trailer) (recorder.Trailer, error) {
 		if res.TapErr != nil && t.Error == "" {
 			t.Ended, t.Error = recorder.EndError, res.TapErr.Error()
 		}
+	}
+	if s.check != nil {
+		s.watchPending(true)
 	}
 	if err := s.writePending(true); err != nil {
 		// A write error (a full disk) is not the end of the recording: Close keeps

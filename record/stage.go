@@ -123,14 +123,17 @@ func (st *stage) run() {
 			if !it.direct {
 				it.f.Line = arena[it.off : it.off+it.n : it.off+it.n]
 			}
-			if err == nil {
+			switch {
+			case st.s.check != nil:
+				st.s.watch(&it.f) // written already (Session.Frame)
+			case err == nil:
 				err = st.s.record(&it.f, it.v)
 			}
 			if it.direct {
 				st.finish(1, err)
 			}
 		}
-		if flush && err == nil && st.s.Writer != nil {
+		if flush && err == nil && st.s.Writer != nil && st.s.check == nil {
 			err = st.s.Writer.Flush()
 		}
 		n := 0
