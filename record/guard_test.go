@@ -3,6 +3,7 @@ package record_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -157,8 +158,11 @@ func TestGuardChecksWhatTheSanitizerDidNotWrite(t *testing.T) {
 
 // TestGuardKnownSecretAsNumber: a known secret that a message holds as a number
 // (no string to redact it in) is found by the guard with the sanitizer on or off
-// (the sanitizer walks strings and leaves it), and the recording is not published:
-// it is kept as NAME.quarantine, 0600, and nothing is left at NAME.
+// (the sanitizer walks strings and leaves it), and redacted: the number becomes the
+// guard's placeholder string, the recording is published (a
+// *sanitize.RedactedError), 0600, valid JSON Lines, with no trace of the secret and
+// its other numbers (the entries' seq and t, the message's id and other numbers)
+// kept. (The echoing server answers the request: its response is the second frame.)
 func TestGuardKnownSecretAsNumber(t *testing.T) {
 	const secret = "98765432109876543"
 	for _, sanitizing := range []bool{false, true} {
@@ -174,19 +178,53 @@ func TestGuardKnownSecretAsNumber(t *testing.T) {
 		if err := s.Create(path, recorder.Header{}, recorder.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.Serve(nil, echo(t), strings.NewReader(`{"method":"m","params":{"account":`+secret+`}}`+"\n"), io.Discard)
-		var le *sanitize.LeakError
-		if !errors.As(err, &le) {
-			t.Fatalf("sanitizing %v: err = %v, want a *sanitize.LeakError", sanitizing, err)
+		_, err = s.Serve(nil, echo(t), strings.NewReader(`{"id":7,"method":"m","params":{"account":`+secret+`,"n":[1,-2.5e3]}}`+"\n"), io.Discard)
+		var re *sanitize.RedactedError
+		if !errors.As(err, &re) {
+			t.Fatalf("sanitizing %v: err = %v, want a *sanitize.RedactedError", sanitizing, err)
 		}
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("sanitizing %v: the error shows the secret: %v", sanitizing, err)
 		}
-		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("sanitizing %v: published: %v", sanitizing, err)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("sanitizing %v: not published: %v", sanitizing, err)
 		}
-		if info, err := os.Stat(path + ".quarantine"); err != nil || info.Mode().Perm() != 0o600 {
-			t.Errorf("sanitizing %v: quarantine %v, %v: want a 0600 file", sanitizing, info, err)
+		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("sanitizing %v: recording %v, %v: want a 0600 file", sanitizing, info, err)
+		}
+		if strings.Contains(string(data), secret) || strings.Contains(string(data), secret[:9]) {
+			t.Errorf("sanitizing %v: the secret survives:\n%s", sanitizing, data)
+		}
+		frames := 0
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var e struct {
+				Type string
+				Seq  int
+				Msg  struct {
+					ID     int
+					Params struct {
+						Account string
+						N       []float64
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
+				t.Fatalf("sanitizing %v: not JSON: %v\n%s", sanitizing, err, l)
+			}
+			if e.Type != "frame" {
+				continue
+			}
+			frames++
+			if e.Seq != frames || e.Msg.ID != 7 {
+				t.Errorf("sanitizing %v: frame %s", sanitizing, l)
+			}
+			if e.Seq == 1 && (!strings.Contains(e.Msg.Params.Account, "guard-unlocated") || len(e.Msg.Params.N) != 2 || e.Msg.Params.N[1] != -2500) {
+				t.Errorf("sanitizing %v: frame %s", sanitizing, l)
+			}
+		}
+		if frames != 2 {
+			t.Errorf("sanitizing %v: %d frames, want 2:\n%s", sanitizing, frames, data)
 		}
 	}
 }

@@ -41,3 +41,60 @@ var outsideStrings = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// wholeNumbers replaces each number of a recording line's message ("msg") that
+// holds a known secret (FindsAcrossStrings: one only a number can show) with a
+// string, the placeholder (rule guard-unlocated): a known secret written as a number
+// has no string to be redacted in. The entry's own numbers (seq, t) are left.
+func (z *Sanitizer) wholeNumbers(b []byte) []byte {
+	if len(z.structural) == 0 {
+		return b
+	}
+	start := bytes.Index(b, []byte(`,"msg":`))
+	if start < 0 {
+		return b
+	}
+	var out []byte
+	last := 0
+	for i, inString := start+len(`,"msg":`), false; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		case c == '"':
+			inString = true
+			continue
+		case c != '-' && (c < '0' || c > '9'):
+			continue
+		}
+		j := i
+		for j < len(b) && numberByte[b[j]] {
+			j++
+		}
+		if num := b[i:j]; z.FindsAcrossStrings(num) {
+			out = append(out, b[last:i]...)
+			out = append(out, '"')
+			out = append(out, z.placeholder("guard-unlocated", num)...)
+			out = append(out, '"')
+			last = j
+		}
+		i = j - 1
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// numberByte are the bytes of a JSON number.
+var numberByte = func() (t [256]bool) {
+	for _, c := range []byte("0123456789+-.eE") {
+		t[c] = true
+	}
+	return t
+}()

@@ -1,6 +1,10 @@
 package sanitize
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 // TestFindsAcrossStrings: a secret whose value holds a quote, or that a JSON text
 // can hold outside its strings (a number), is looked for in the raw message and
@@ -27,4 +31,56 @@ func TestFindsAcrossStrings(t *testing.T) {
 			t.Errorf("the guard's sanitizer: secret %q in %s: %v, want %v", c.secret, c.msg, got, c.want)
 		}
 	}
+}
+
+// TestWholeNumbers: of a recording line, only the numbers of its message that hold a
+// known secret become the placeholder; the entry's own numbers, strings holding the
+// digits and other numbers stay as they were, and the line stays JSON.
+func TestWholeNumbers(t *testing.T) {
+	const secret = "98765432109876543"
+	z, err := New(Options{Secrets: []Secret{{Name: "N", Value: secret}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `{"type":"frame","seq":98765432109876543,"msg":{"id":1,"params":{"a":98765432109876543,"b":"98765432109876543","c":[-198765432109876543e2,3.5],"d":"\"98765432109876543\\"}}}`
+	out := string(z.wholeNumbers([]byte(in)))
+	if !json.Valid([]byte(out)) {
+		t.Fatalf("not JSON: %s", out)
+	}
+	var v struct {
+		Seq json.Number
+		Msg struct {
+			ID     int
+			Params struct {
+				A, B, D string
+				C       []json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	p := v.Msg.Params
+	if v.Seq.String() != secret || v.Msg.ID != 1 || p.B != secret || p.D != `"`+secret+`\` {
+		t.Errorf("changed what it must keep: %s", out)
+	}
+	if !strings.Contains(p.A, "guard-unlocated") || !strings.Contains(string(p.C[0]), "guard-unlocated") || string(p.C[1]) != "3.5" {
+		t.Errorf("numbers: %s", out)
+	}
+}
+
+// FuzzWholeNumbers: whatever the line, wholeNumbers keeps JSON JSON.
+func FuzzWholeNumbers(f *testing.F) {
+	f.Add([]byte(`{"type":"frame","seq":1,"msg":{"a":98765432109876543,"b":"x\"98765432109876543"}}`))
+	f.Add([]byte(`{"type":"frame","seq":1,"msg":[98765432109876543e-98765432109876543]}`))
+	z, err := New(Options{Secrets: []Secret{{Name: "N", Value: "98765432109876543"}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out := z.wholeNumbers(in)
+		if json.Valid(in) && !json.Valid(out) {
+			t.Fatalf("%s -> %s", in, out)
+		}
+	})
 }

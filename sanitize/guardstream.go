@@ -143,7 +143,7 @@ func (z *Sanitizer) redactWhole(r io.ReaderAt, size int64, lines map[int][]Leak,
 			out = append(out, l)
 		}
 		content := bytes.TrimSuffix(line, []byte("\n"))
-		b := z.wholeStrings(content)
+		b := z.wholeNumbers(z.wholeStrings(content))
 		if len(content) < len(line) {
 			b = append(b, '\n')
 		}
