@@ -348,16 +348,19 @@ func (s *Session) addFindings(t time.Duration, v verdict) {
 	}
 }
 
-func (s *Session) sanitize(f *wire.Frame, next []byte) {
+// through runs z over f's line as recording does: a delta knowing next, the line
+// that follows it in its direction (nil when unknown).
+func through(z *sanitize.Sanitizer, f *wire.Frame, next []byte) ([]byte, []sanitize.Redaction) {
 	// The proxy classified the line already: JSON validity need not be checked again.
 	isJSON := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON()
-	var out []byte
-	var reds []sanitize.Redaction
 	if next != nil {
-		out, reds = s.Sanitizer.FrameFollowedBy(f.Line, isJSON, next)
-	} else {
-		out, reds = s.Sanitizer.FrameClassified(f.Line, isJSON)
+		return z.FrameFollowedBy(f.Line, isJSON, next)
 	}
+	return z.FrameClassified(f.Line, isJSON)
+}
+
+func (s *Session) sanitize(f *wire.Frame, next []byte) {
+	out, reds := through(s.Sanitizer, f, next)
 	f.Line = out
 	if len(reds) == 0 {
 		return
@@ -418,15 +421,7 @@ func (s *Session) detect(f *wire.Frame, next []byte) {
 	if s.guard.distrusted.Load() {
 		return
 	}
-	isJSON := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON()
-	var out []byte
-	var reds []sanitize.Redaction
-	if next != nil {
-		out, reds = s.check.FrameFollowedBy(f.Line, isJSON, next)
-	} else {
-		out, reds = s.check.FrameClassified(f.Line, isJSON)
-	}
-	if len(reds) > 0 || !bytes.Equal(out, f.Line) {
+	if out, reds := through(s.check, f, next); len(reds) > 0 || !bytes.Equal(out, f.Line) {
 		s.guard.distrust()
 		return
 	}

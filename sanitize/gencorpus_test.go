@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,21 +20,12 @@ import (
 // when they are installed (kind "NAME+fresh").
 func genKeys(t testing.TB) map[string]string {
 	t.Helper()
-	keys := corpus.CommittedKeys()
-	if len(keys) != len(corpus.KeyKinds) {
-		t.Fatalf("committed keys: %d of %d kinds", len(keys), len(corpus.KeyKinds))
+	keys, missing, err := corpus.Keys(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	for _, k := range corpus.KeyKinds {
-		key, err := corpus.GenerateKey(context.Background(), k.Name, dir)
-		switch {
-		case errors.Is(err, corpus.ErrNoTool):
-			t.Logf("%s not installed: the committed key only", k.Tool)
-		case err != nil:
-			t.Fatal(err)
-		default:
-			keys[k.Name+"+fresh"] = key
-		}
+	for _, tool := range missing {
+		t.Logf("%s not installed: the committed key only", tool)
 	}
 	return keys
 }

@@ -48,6 +48,27 @@ func CommittedKeys() map[string]string {
 	return out
 }
 
+// Keys are the committed keys by kind and, for each kind whose tool is installed, a
+// key made now in dir (kind+"fresh"); missing names the tools that are not.
+func Keys(ctx context.Context, dir string) (keys map[string]string, missing []string, err error) {
+	keys = CommittedKeys()
+	if len(keys) != len(KeyKinds) {
+		return nil, nil, fmt.Errorf("committed keys: %d of %d kinds", len(keys), len(KeyKinds))
+	}
+	for _, k := range KeyKinds {
+		key, err := GenerateKey(ctx, k.Name, dir)
+		switch {
+		case errors.Is(err, ErrNoTool):
+			missing = append(missing, k.Tool)
+		case err != nil:
+			return nil, nil, err
+		default:
+			keys[k.Name+"+fresh"] = key
+		}
+	}
+	return keys, missing, nil
+}
+
 // ErrNoTool says a generator is not installed.
 var ErrNoTool = errors.New("key generator not installed")
 
