@@ -157,12 +157,12 @@ func TestGuardChecksWhatTheSanitizerDidNotWrite(t *testing.T) {
 }
 
 // TestGuardKnownSecretAsNumber: a known secret that a message holds as a number
-// (no string to redact it in) is found by the guard with the sanitizer on or off
-// (the sanitizer walks strings and leaves it), and redacted: the number becomes the
-// guard's placeholder string, the recording is published (a
-// *sanitize.RedactedError), 0600, valid JSON Lines, with no trace of the secret and
-// its other numbers (the entries' seq and t, the message's id and other numbers)
-// kept. (The echoing server answers the request: its response is the second frame.)
+// (no string holds it) is redacted, the number becoming the placeholder string: by
+// the sanitizer when it is on (a redaction entry, no guard finding), else by the
+// guard (a *sanitize.RedactedError). The recording is published, 0600, valid JSON
+// Lines, with no trace of the secret and its other numbers (the entries' seq and t,
+// the message's id and other numbers) kept. (The echoing server answers the
+// request: its response is the second frame.)
 func TestGuardKnownSecretAsNumber(t *testing.T) {
 	const secret = "98765432109876543"
 	for _, sanitizing := range []bool{false, true} {
@@ -180,10 +180,10 @@ func TestGuardKnownSecretAsNumber(t *testing.T) {
 		}
 		_, err = s.Serve(nil, echo(t), strings.NewReader(`{"id":7,"method":"m","params":{"account":`+secret+`,"n":[1,-2.5e3]}}`+"\n"), io.Discard)
 		var re *sanitize.RedactedError
-		if !errors.As(err, &re) {
-			t.Fatalf("sanitizing %v: err = %v, want a *sanitize.RedactedError", sanitizing, err)
+		if sanitizing && err != nil || !sanitizing && !errors.As(err, &re) {
+			t.Fatalf("sanitizing %v: err = %v, want %s", sanitizing, err, map[bool]string{false: "a *sanitize.RedactedError", true: "nil"}[sanitizing])
 		}
-		if strings.Contains(err.Error(), secret) {
+		if err != nil && strings.Contains(err.Error(), secret) {
 			t.Errorf("sanitizing %v: the error shows the secret: %v", sanitizing, err)
 		}
 		data, err := os.ReadFile(path)
@@ -219,12 +219,15 @@ func TestGuardKnownSecretAsNumber(t *testing.T) {
 			if e.Seq != frames || e.Msg.ID != 7 {
 				t.Errorf("sanitizing %v: frame %s", sanitizing, l)
 			}
-			if e.Seq == 1 && (!strings.Contains(e.Msg.Params.Account, "guard-unlocated") || len(e.Msg.Params.N) != 2 || e.Msg.Params.N[1] != -2500) {
+			if e.Seq == 1 && (!strings.Contains(e.Msg.Params.Account, "<redacted:known-secret:") || len(e.Msg.Params.N) != 2 || e.Msg.Params.N[1] != -2500) {
 				t.Errorf("sanitizing %v: frame %s", sanitizing, l)
 			}
 		}
 		if frames != 2 {
 			t.Errorf("sanitizing %v: %d frames, want 2:\n%s", sanitizing, frames, data)
+		}
+		if sanitizing && !strings.Contains(string(data), `"type":"redaction","seq":1`) {
+			t.Errorf("sanitizing %v: no redaction entry:\n%s", sanitizing, data)
 		}
 	}
 }

@@ -47,16 +47,24 @@ var outsideStrings = func() (t [256]bool) {
 // string, the placeholder (rule guard-unlocated): a known secret written as a number
 // has no string to be redacted in. The entry's own numbers (seq, t) are left.
 func (z *Sanitizer) wholeNumbers(b []byte) []byte {
-	if len(z.structural) == 0 {
-		return b
-	}
 	start := bytes.Index(b, []byte(`,"msg":`))
-	if start < 0 {
+	if start < 0 || len(z.structural) == 0 {
 		return b
 	}
+	if out, _ := z.secretNumbers(b, start+len(`,"msg":`), "guard-unlocated", nil); out != nil {
+		return out
+	}
+	return b
+}
+
+// secretNumbers replaces each number of the JSON text b, from offset from on, that
+// holds a form of a known secret a number can show (FindsAcrossStrings) with a
+// string, rule's placeholder, and adds a Redaction for each to reds. It returns nil
+// when it replaced nothing.
+func (z *Sanitizer) secretNumbers(b []byte, from int, rule string, reds []Redaction) ([]byte, []Redaction) {
 	var out []byte
 	last := 0
-	for i, inString := start+len(`,"msg":`), false; i < len(b); i++ {
+	for i, inString := from, false; i < len(b); i++ {
 		c := b[i]
 		switch {
 		case inString:
@@ -77,18 +85,20 @@ func (z *Sanitizer) wholeNumbers(b []byte) []byte {
 			j++
 		}
 		if num := b[i:j]; z.FindsAcrossStrings(num) {
+			p := z.placeholder(rule, num)
 			out = append(out, b[last:i]...)
 			out = append(out, '"')
-			out = append(out, z.placeholder("guard-unlocated", num)...)
+			out = append(out, p...)
 			out = append(out, '"')
 			last = j
+			reds = append(reds, Redaction{Rule: rule, Placeholder: p, preview: Mask(num)})
 		}
 		i = j - 1
 	}
 	if out == nil {
-		return b
+		return nil, reds
 	}
-	return append(out, b[last:]...)
+	return append(out, b[last:]...), reds
 }
 
 // numberByte are the bytes of a JSON number.

@@ -84,3 +84,25 @@ func FuzzWholeNumbers(f *testing.F) {
 		}
 	})
 }
+
+// TestFrameRedactsSecretNumber: the sanitizer turns a number holding a known secret
+// into the secret's placeholder string (one redaction), leaves other numbers and the
+// strings around it, and a second pass changes nothing.
+func TestFrameRedactsSecretNumber(t *testing.T) {
+	const secret = "98765432109876543"
+	z, err := New(Options{Secrets: []Secret{{Name: "N", Value: secret}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `{"id":3,"method":"m","params":{"a":98765432109876543,"b":[1.5,-98765432109876543],"c":"x"}}`
+	out, reds := z.Frame([]byte(in))
+	if !json.Valid(out) || strings.Contains(string(out), secret) || len(reds) != 2 || reds[0].Rule != "known-secret" {
+		t.Fatalf("%s -> %s, %+v", in, out, reds)
+	}
+	if !strings.Contains(string(out), `"id":3,`) || !strings.Contains(string(out), `[1.5,"<redacted:known-secret:`) || !strings.Contains(string(out), `"c":"x"`) {
+		t.Errorf("changed more than the numbers: %s", out)
+	}
+	if again, reds := z.Frame(out); string(again) != string(out) || len(reds) != 0 {
+		t.Errorf("second pass: %s, %+v", again, reds)
+	}
+}

@@ -291,6 +291,17 @@ func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *look
 	var changed []byte
 	if isJSON() {
 		changed, redactions = z.jsonFrame(content, f, la)
+		if len(z.structural) > 0 {
+			// A known secret written as a number: no string holds it.
+			src := changed
+			if src == nil {
+				src = content
+			}
+			var numbers []byte
+			if numbers, redactions = z.secretNumbers(src, 0, "known-secret", redactions); numbers != nil {
+				changed = numbers
+			}
+		}
 	} else {
 		tf := f.text()
 		changed, redactions = z.textLine(content, &tf)
