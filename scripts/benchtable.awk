@@ -54,6 +54,7 @@ function metric(name) { return (name in m) ? m[name] : -1 }
     BQ[p, br] = q; BB[p, br] = bz
   }
   printf "  frames lost: %d\n", m["frames-lost"]
+  print "  (bare: every stage and the leak guard off, the floor of recording itself; not run for the base)"
 }
 /^BenchmarkStartup/ {
   delete m
@@ -106,5 +107,5 @@ END {
 }
 BEGIN {
   np = split("server relay-c record-plain record base-plain base-record", paths, " ")
-  nb = split("server relay-c plain validate sanitize defaults base-plain base-validate base-sanitize base-defaults", bpaths, " ")
+  nb = split("server relay-c plain validate sanitize defaults bare base-plain base-validate base-sanitize base-defaults", bpaths, " ")
 }

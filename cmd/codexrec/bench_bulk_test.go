@@ -23,12 +23,18 @@ import (
 // server alone by scripts/bench.sh. For the record paths the bench also times what
 // is left after the server: from its exit to the client's EOF, and to codexrec's exit.
 
-// bulkModes are codexrec record's modes, by the flags that make them.
-var bulkModes = []struct{ name, flags string }{
-	{"plain", "--no-validate --no-sanitize"},
-	{"validate", "--no-sanitize"},
-	{"sanitize", "--no-validate"},
-	{"defaults", ""},
+// bulkModes are codexrec record's modes, by the flags that make them. bare (every
+// stage off, the leak guard too) is the floor of recording itself: the base, which
+// may predate the flag, does not run it.
+var bulkModes = []struct {
+	name, flags string
+	noBase      bool
+}{
+	{"plain", "--no-validate --no-sanitize", false},
+	{"validate", "--no-sanitize", false},
+	{"sanitize", "--no-validate", false},
+	{"defaults", "", false},
+	{"bare", "--no-validate --no-sanitize --no-leak-guard", true},
 }
 
 // bulkPaths are the paths of the bulk bench: the server alone, the C relay, each
@@ -43,7 +49,9 @@ func bulkPaths() []string {
 	}
 	if os.Getenv("CODEXREC_BASE") != "" {
 		for _, m := range bulkModes {
-			paths = append(paths, "base-"+m.name)
+			if !m.noBase {
+				paths = append(paths, "base-"+m.name)
+			}
 		}
 	}
 	return paths
