@@ -383,6 +383,10 @@ func (s *Session) sanitize(f *wire.Frame, next []byte) {
 // knowing the frame that follows it in its direction, so it waits for it (at most
 // maxPending frames wait, then they are checked without it).
 func (s *Session) watch(f *wire.Frame) {
+	if s.guard.distrusted.Load() {
+		s.watching = nil // the file goes through GuardRedact: nothing more to look at
+		return
+	}
 	for i := range s.watching {
 		if p := &s.watching[i]; !p.resolved && p.f.Dir == f.Dir {
 			p.next, p.resolved = sanitize.Lookahead(f.Line), true
