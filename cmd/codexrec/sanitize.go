@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/internal/cli"
 	"os"
 
 	"github.com/codexrec/codexrec/record"
@@ -11,8 +12,8 @@ import (
 )
 
 func init() {
-	register(&command{name: "sanitize", args: "IN -o OUT [flags]", flags: sanitizeCmdFlags, run: runSanitize, interspersed: true,
-		summary: "write a sanitized copy of a recording, then run the leak guard on it"})
+	register(&cli.Command{Config: true, Name: "sanitize", Args: "IN -o OUT [flags]", Flags: sanitizeCmdFlags, Run: runSanitize, Interspersed: true,
+		Summary: "write a sanitized copy of a recording, then run the leak guard on it"})
 }
 
 type sanitizeConfig struct {
@@ -32,12 +33,12 @@ func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runSanitize(cfg any, args []string, std stdio) (err error) {
+func runSanitize(cfg any, args []string, std cli.IO) (err error) {
 	c := cfg.(*sanitizeConfig)
 	if len(args) != 1 {
-		return usagef("want exactly one recording to sanitize")
+		return cli.Usagef("want exactly one recording to sanitize")
 	} else if c.out == "" {
-		return usagef("-o FILE is required (- for stdout)")
+		return cli.Usagef("-o FILE is required (- for stdout)")
 	}
 	cwd := ""
 	if !c.noMaps {
@@ -53,15 +54,15 @@ func runSanitize(cfg any, args []string, std stdio) (err error) {
 	s := &record.Session{Sanitizer: z, Guard: z, SecretNames: names}
 	var warning string
 	if c.out == "-" {
-		warning, err = s.SanitizeTo(std.out, args[0])
+		warning, err = s.SanitizeTo(std.Out, args[0])
 	} else {
 		warning, err = s.SanitizeFile(args[0], c.out, recorder.Options{Force: c.force})
 	}
 	if warning != "" {
-		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))
+		fmt.Fprintf(std.Err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))
 	}
 	if r := s.Report(); len(r.Redactions) > 0 {
-		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
+		fmt.Fprintf(std.Err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
 	}
 	return exitFor(err)
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 	"os"
 
@@ -23,7 +25,7 @@ func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
 	fs.StringVar(&s.maxAge, "max-age", os.Getenv("CODEXREC_MAX_AGE"), "a recording made longer ago than `DURATION` (720h, 30d) is stale (default $CODEXREC_MAX_AGE; docs/staleness.md)")
 	fs.StringVar(&s.minCodex, "min-codex", os.Getenv("CODEXREC_MIN_CODEX"), "a recording made by a Codex older than `VERSION` (or \"installed\": the codex on PATH) is stale (default $CODEXREC_MIN_CODEX)")
 	if withAction {
-		fs.StringVar(&s.action, "stale", firstSet(os.Getenv("CODEXREC_STALE"), "warn"), "what a stale recording does: `warn`, fail (exit 1) or rerecord (record it afresh with -- COMMAND or the shim's codex; never when CI is set)")
+		fs.StringVar(&s.action, "stale", cmp.Or(os.Getenv("CODEXREC_STALE"), "warn"), "what a stale recording does: `warn`, fail (exit 1) or rerecord (record it afresh with -- COMMAND or the shim's codex; never when CI is set)")
 	}
 }
 
@@ -38,17 +40,17 @@ func staleError(err error) error {
 	var re *stale.RefusedError
 	switch {
 	case errors.As(err, &le) && le.Limit == "max_age":
-		return usagef("--max-age %q: %v", le.Value, le.Err)
+		return cli.Usagef("--max-age %q: %v", le.Value, le.Err)
 	case errors.As(err, &le):
-		return &exitError{exitUsage, fmt.Errorf("--min-codex installed: %w", le.Err)}
+		return cli.ExitWith(exitUsage, fmt.Errorf("--min-codex installed: %w", le.Err))
 	case errors.Is(err, stale.ErrAction):
-		return usagef("--stale %v", err)
+		return cli.Usagef("--stale %v", err)
 	case errors.As(err, &re):
-		return &exitError{exitFindings, err}
+		return cli.ExitWith(exitFindings, err)
 	case errors.Is(err, stale.ErrNoLimit):
-		return usagef("--stale: want --max-age or --min-codex (or CODEXREC_MAX_AGE, CODEXREC_MIN_CODEX)")
+		return cli.Usagef("--stale: want --max-age or --min-codex (or CODEXREC_MAX_AGE, CODEXREC_MIN_CODEX)")
 	}
-	return usagef("%v", err)
+	return cli.Usagef("%v", err)
 }
 
 // checkStale warns of, or refuses, a stale recording about to be replayed.
@@ -75,11 +77,11 @@ func (s *staleFlags) policy() (stale.Policy, error) {
 
 // runStaleCheck is check --stale: each stale recording under the arguments, one
 // line each; exit 1 when there is one.
-func runStaleCheck(s *staleFlags, args []string, std stdio) error {
+func runStaleCheck(s *staleFlags, args []string, std cli.IO) error {
 	if len(args) == 0 {
-		return usagef("--stale: want a directory or recordings")
+		return cli.Usagef("--stale: want a directory or recordings")
 	}
-	l, err := s.settings().List(std.out, prefixed(std.err, "codexrec check: "), args)
+	l, err := s.settings().List(std.Out, cli.Prefixed(std.Err, "codexrec check: "), args)
 	if err != nil {
 		return staleError(err)
 	}

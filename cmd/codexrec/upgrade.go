@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 	"os"
 	"strings"
@@ -14,9 +15,9 @@ import (
 )
 
 func init() {
-	register(&command{name: "upgrade", flags: upgradeFlags, run: runUpgrade, interspersed: true,
-		args:    "--from A --to B [--codex-from PATH] [--codex-to PATH] [--install] [--scenarios] [--rerun-both] [--json] [-o report.html] [--keep DIR] [RECORDING...]",
-		summary: "rerun recordings (or the shipped scenarios) on codex A and B, diff each pair, add the schema diff, and say what changes for the client (exit 1 when anything is breaking)"})
+	register(&cli.Command{Name: "upgrade", Flags: upgradeFlags, Run: runUpgrade, Interspersed: true,
+		Args:    "--from A --to B [--codex-from PATH] [--codex-to PATH] [--install] [--scenarios] [--rerun-both] [--json] [-o report.html] [--keep DIR] [RECORDING...]",
+		Summary: "rerun recordings (or the shipped scenarios) on codex A and B, diff each pair, add the schema diff, and say what changes for the client (exit 1 when anything is breaking)"})
 }
 
 type upgradeConfig struct {
@@ -43,31 +44,31 @@ func upgradeFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runUpgrade(cfg any, args []string, std stdio) error {
+func runUpgrade(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*upgradeConfig)
 	level, err := parseFailOn(c.failOn)
 	switch {
 	case c.From+c.CodexFrom == "" || c.To+c.CodexTo == "":
-		return usagef("--from and --to are required (or --codex-from and --codex-to)")
+		return cli.Usagef("--from and --to are required (or --codex-from and --codex-to)")
 	case c.Scenarios == (len(args) > 0):
-		return usagef("want recordings, or --scenarios (not both)")
+		return cli.Usagef("want recordings, or --scenarios (not both)")
 	case err != nil:
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	case c.out == "-":
-		return usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
+		return cli.Usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
 	case c.out != "" && !c.force && exists(c.out):
-		return usagef("%s exists (--force overwrites it)", c.out)
+		return cli.Usagef("%s exists (--force overwrites it)", c.out)
 	}
 	c.Recordings, c.Capture = args, fixtures.CaptureOptions{MCPCommand: mcpCommand(), Codexrec: Version}
-	c.Progress = func(s string) { fmt.Fprintf(std.err, "codexrec upgrade: %s\n", s) }
+	c.Progress = func(s string) { fmt.Fprintf(std.Err, "codexrec upgrade: %s\n", s) }
 	c.Codex = func(v string) (string, error) { return findCodex(v, c.install, true, std) }
-	ctx, stop := interruptible()
+	ctx, stop := cli.Interruptible()
 	defer stop()
 	res, err := upgrade.Run(ctx, c.Options)
 	if err != nil {
 		return err
 	} else if res.SchemaErr != nil {
-		fmt.Fprintf(std.err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
+		fmt.Fprintf(std.Err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
 	}
 	if c.out != "" {
 		if err := view.WriteUpgradeFiles(c.out, res); err != nil {
@@ -75,16 +76,16 @@ func runUpgrade(cfg any, args []string, std stdio) error {
 		}
 	}
 	if c.json {
-		err = res.Report.WriteJSON(std.out)
+		err = res.Report.WriteJSON(std.Out)
 	} else { // the report quotes recordings (methods, a server's error messages): masked
 		var b strings.Builder
 		if err = res.Report.WriteText(&b); err == nil {
-			_, err = io.WriteString(std.out, sanitize.MaskText(b.String()))
+			_, err = io.WriteString(std.Out, sanitize.MaskText(b.String()))
 		}
 	}
 	if tier, gate := level.tier(); err == nil && gate {
 		if causes := res.Report.Causes(tier); len(causes) > 0 {
-			return &exitError{exitFindings, fmt.Errorf("%s (--fail-on %s)", sanitize.MaskText(strings.Join(causes, "; ")), c.failOn)}
+			return cli.ExitWith(exitFindings, fmt.Errorf("%s (--fail-on %s)", sanitize.MaskText(strings.Join(causes, "; ")), c.failOn))
 		}
 	}
 	return err
