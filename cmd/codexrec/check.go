@@ -41,7 +41,7 @@ func checkFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&o.Assert.ExpectApproval, "expect-approval", false, "assert that the server asks for at least one approval (rule expect-approval)")
 	fs.BoolVar(&c.stale, "stale", false, "list the stale recordings (--max-age, --min-codex) instead of running the rules (docs/staleness.md)")
 	c.staleness.register(fs, false)
-	applyConfig("check", fs)
+	settings.Apply("check", fs)
 	return c
 }
 

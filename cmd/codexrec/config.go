@@ -52,16 +52,9 @@ var settings = &cli.Config{Flag: "config", Usage: "read settings from `FILE` ins
 // on is the target of flag name on command cmd.
 func on(cmd, name string) config.Target { return config.Target{Command: cmd, Name: name} }
 
-// loadConfig reads the config file once (see cli.Config.Load).
-func loadConfig(explicit string) error { return settings.Load(explicit) }
-
-// applyConfig sets the flags of command cmd in fs that the settings name, before
-// the command line is parsed: a flag given there overrides a scalar and adds to a list.
-func applyConfig(cmd string, fs *flag.FlagSet) { settings.Apply(cmd, fs) }
-
 // runConfig prints the effective settings: key, value, source.
 func runConfig(asJSON any, args []string, std cli.IO) error {
-	if err := loadConfig(""); err != nil {
+	if err := settings.Load(""); err != nil {
 		return err
 	}
 	var c *cli.Command

@@ -47,7 +47,7 @@ func recordFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.o.Upstream, "upstream", "", "with --listen: relay to the app-server already listening at `URL` (ws:// or unix://) instead of starting COMMAND")
 	fs.StringVar(&c.o.URLFile, "url-file", "", "with --listen: write the bound URL to `FILE` once clients may connect")
 	fs.Int64Var(&c.memoryMiB, "memory-budget", wsproxy.DefaultMemoryBudget>>20, "with --listen: `MiB` of messages held in memory across all connections (0: the default); past it, reads wait (back-pressure)")
-	applyConfig("record", fs)
+	settings.Apply("record", fs)
 	return c
 }
 
@@ -141,7 +141,7 @@ func modes(m *dropin.SessionOptions, rec *recordConfig, rep *replayConfig, std c
 	if m.Replay, err = rep.options(rstd); err != nil {
 		return err
 	}
-	m.Log, m.Stale, m.StalePolicy = cli.Prefixed(note, "codexrec: "), stale.Action(rep.stale.action), rep.stale.policy
+	m.Log, m.Stale, m.StalePolicy = cli.Prefixed(note, "codexrec: "), stale.Action(rep.stale.Action), rep.stale.policy
 	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
 	return nil
 }

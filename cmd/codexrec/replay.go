@@ -65,7 +65,7 @@ func replayFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.tokenFile, "ws-token-file", "", "with --listen: the bearer token (first line of `FILE`) a client must send when the recording's did (default: any bearer token)")
 	fs.Int64Var(&c.memoryMiB, "memory-budget", 512, "with --listen: `MiB` of messages held in memory across all connections (0: the default); past it, reads and replies wait")
 	fs.IntVar(&c.o.Connections, "connections", 0, "with --listen: exit once `N` connections have been replayed (0: at SIGINT or SIGTERM)")
-	applyConfig("replay", fs)
+	settings.Apply("replay", fs)
 	return c
 }
 

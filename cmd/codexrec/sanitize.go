@@ -29,7 +29,7 @@ func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
 	c.sanFlag.register(fs, true)
-	applyConfig("sanitize", fs)
+	settings.Apply("sanitize", fs)
 	return c
 }
 

@@ -89,7 +89,7 @@ func runShimCommand(cfg any, args []string, std cli.IO) error {
 // (dropin.Standin.Run), its report (--report, else CODEXREC_LOG) and its errors
 // said as codex's.
 func shimMain(self string, c *shimConfig, args []string, std cli.IO) error {
-	if err := loadConfig(""); err != nil {
+	if err := settings.Load(""); err != nil {
 		return asCodex(err, std, nil)
 	}
 	f, err := c.st.OpenReport(args)

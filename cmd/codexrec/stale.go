@@ -19,19 +19,18 @@ import (
 // of the shim) and of check --stale; their defaults come from the environment.
 // codex is the real codex a session would record with, for --min-codex installed;
 // empty: codex on PATH.
-type staleFlags struct{ maxAge, minCodex, action, codex string }
-
-func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
-	fs.StringVar(&s.maxAge, "max-age", os.Getenv("CODEXREC_MAX_AGE"), "a recording made longer ago than `DURATION` (720h, 30d) is stale (default $CODEXREC_MAX_AGE; docs/staleness.md)")
-	fs.StringVar(&s.minCodex, "min-codex", os.Getenv("CODEXREC_MIN_CODEX"), "a recording made by a Codex older than `VERSION` (or \"installed\": the codex on PATH) is stale (default $CODEXREC_MIN_CODEX)")
-	if withAction {
-		fs.StringVar(&s.action, "stale", cmp.Or(os.Getenv("CODEXREC_STALE"), "warn"), "what a stale recording does: `warn`, fail (exit 1) or rerecord (record it afresh with -- COMMAND or the shim's codex; never when CI is set)")
-	}
+type staleFlags struct {
+	stale.Settings
+	codex string
 }
 
-func (s *staleFlags) settings() stale.Settings {
-	return stale.Settings{Limits: stale.Limits{MaxAge: s.maxAge, MinCodex: s.minCodex}, Action: s.action,
-		Installed: func() (string, error) { return codexbin.Version(context.Background(), s.codex) }}
+func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
+	s.Installed = func() (string, error) { return codexbin.Version(context.Background(), s.codex) }
+	fs.StringVar(&s.MaxAge, "max-age", os.Getenv("CODEXREC_MAX_AGE"), "a recording made longer ago than `DURATION` (720h, 30d) is stale (default $CODEXREC_MAX_AGE; docs/staleness.md)")
+	fs.StringVar(&s.MinCodex, "min-codex", os.Getenv("CODEXREC_MIN_CODEX"), "a recording made by a Codex older than `VERSION` (or \"installed\": the codex on PATH) is stale (default $CODEXREC_MIN_CODEX)")
+	if withAction {
+		fs.StringVar(&s.Action, "stale", cmp.Or(os.Getenv("CODEXREC_STALE"), "warn"), "what a stale recording does: `warn`, fail (exit 1) or rerecord (record it afresh with -- COMMAND or the shim's codex; never when CI is set)")
+	}
 }
 
 // staleError says a stale setting's error as its flag; a refused recording exits 1.
@@ -55,7 +54,7 @@ func staleError(err error) error {
 
 // checkStale warns of, or refuses, a stale recording about to be replayed.
 func checkStale(s *staleFlags, path string, w io.Writer) error {
-	r, err := s.settings().BeforeReplay(path, shim.IsCI(os.Getenv))
+	r, err := s.BeforeReplay(path, shim.IsCI(os.Getenv))
 	if err != nil {
 		return staleError(err)
 	}
@@ -68,7 +67,7 @@ func checkStale(s *staleFlags, path string, w io.Writer) error {
 // policy is the settings parsed, their errors said as flags (drop-in sessions ask
 // for it only when a stale recording might be recorded afresh).
 func (s *staleFlags) policy() (stale.Policy, error) {
-	p, _, err := s.settings().Policy()
+	p, _, err := s.Policy()
 	if err != nil {
 		return p, staleError(err)
 	}
@@ -81,7 +80,7 @@ func runStaleCheck(s *staleFlags, args []string, std cli.IO) error {
 	if len(args) == 0 {
 		return cli.Usagef("--stale: want a directory or recordings")
 	}
-	l, err := s.settings().List(std.Out, cli.Prefixed(std.Err, "codexrec check: "), args)
+	l, err := s.List(std.Out, cli.Prefixed(std.Err, "codexrec check: "), args)
 	if err != nil {
 		return staleError(err)
 	}
