@@ -17,16 +17,14 @@ func init() {
 }
 
 type sanitizeConfig struct {
-	out     string
-	force   bool
+	out     cli.Output
 	noMaps  bool
 	sanFlag sanitizeFlags
 }
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	c := &sanitizeConfig{}
-	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required; - for stdout)")
-	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
+	c.out.Flags(fs, "write the sanitized recording to `FILE` (required; - for stdout)", "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
 	c.sanFlag.register(fs, true)
 	settings.Apply("sanitize", fs)
@@ -37,7 +35,7 @@ func runSanitize(cfg any, args []string, std cli.IO) (err error) {
 	c := cfg.(*sanitizeConfig)
 	if len(args) != 1 {
 		return cli.Usagef("want exactly one recording to sanitize")
-	} else if c.out == "" {
+	} else if c.out.Path == "" {
 		return cli.Usagef("-o FILE is required (- for stdout)")
 	}
 	cwd := ""
@@ -53,10 +51,10 @@ func runSanitize(cfg any, args []string, std cli.IO) (err error) {
 	// The copy's meta entries come from the source: the session adds none.
 	s := &record.Session{Sanitizer: z, Guard: z, SecretNames: names}
 	var warning string
-	if c.out == "-" {
+	if c.out.Path == "-" {
 		warning, err = s.SanitizeTo(std.Out, args[0])
 	} else {
-		warning, err = s.SanitizeFile(args[0], c.out, recorder.Options{Force: c.force})
+		warning, err = s.SanitizeFile(args[0], c.out.Path, recorder.Options{Force: c.out.Force})
 	}
 	if warning != "" {
 		fmt.Fprintf(std.Err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))

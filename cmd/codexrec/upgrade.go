@@ -22,8 +22,9 @@ func init() {
 
 type upgradeConfig struct {
 	upgrade.Options
-	out, failOn          string
-	install, json, force bool
+	failOn        string
+	install, json bool
+	out           cli.Output
 }
 
 func upgradeFlags(fs *flag.FlagSet) any {
@@ -36,8 +37,7 @@ func upgradeFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.Scenarios, "scenarios", false, "capture the shipped scenarios on both versions instead of rerunning recordings")
 	fs.BoolVar(&c.RerunBoth, "rerun-both", false, "rerun each recording on --from too, even when it was made with that version")
 	fs.BoolVar(&c.json, "json", false, "write the report as JSON to stdout")
-	fs.StringVar(&c.out, "o", "", "also write the report as a self-contained HTML page to `FILE` (each pair's diff page beside it, in FILE's name + .diffs/)")
-	fs.BoolVar(&c.force, "force", false, "overwrite -o FILE if it exists")
+	c.out.Flags(fs, "also write the report as a self-contained HTML page to `FILE` (each pair's diff page beside it, in FILE's name + .diffs/)", "overwrite -o FILE if it exists")
 	fs.StringVar(&c.Work, "keep", "", "keep the rerun recordings in `DIR` (default: removed)")
 	fs.BoolVar(&c.Experimental, "experimental", false, "compare the experimental schema sets")
 	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when something of this `level` or worse is found: "+failOnHelp+" (error: a breaking recording or schema change; warning adds changed recordings)")
@@ -54,10 +54,10 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 		return cli.Usagef("want recordings, or --scenarios (not both)")
 	case err != nil:
 		return cli.Usagef("%v", err)
-	case c.out == "-":
+	case c.out.Path == "-":
 		return cli.Usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
-	case c.out != "" && !c.force && exists(c.out):
-		return cli.Usagef("%s exists (--force overwrites it)", c.out)
+	case c.out.Path != "" && !c.out.Force && exists(c.out.Path):
+		return cli.Usagef("%s exists (--force overwrites it)", c.out.Path)
 	}
 	c.Recordings, c.Capture = args, fixtures.CaptureOptions{MCPCommand: mcpCommand(), Codexrec: Version}
 	c.Progress = func(s string) { fmt.Fprintf(std.Err, "codexrec upgrade: %s\n", s) }
@@ -70,8 +70,8 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 	} else if res.SchemaErr != nil {
 		fmt.Fprintf(std.Err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
 	}
-	if c.out != "" {
-		if err := view.WriteUpgradeFiles(c.out, res); err != nil {
+	if c.out.Path != "" {
+		if err := view.WriteUpgradeFiles(c.out.Path, res); err != nil {
 			return err
 		}
 	}
