@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/codexrec/codexrec/internal/cli"
+	"io"
 	"strings"
 
 	"github.com/codexrec/codexrec/internal/codexbin"
@@ -57,17 +58,11 @@ func runCodexInstall(cfg any, args []string, std cli.IO) (err error) {
 	}
 	ctx, stop := cli.Interruptible()
 	defer stop()
-	for _, v := range args {
-		inst, err := codexbin.Install(ctx, v, c.Options)
-		if err != nil {
-			return err
-		}
-		if inst.Downloaded && !c.quiet {
-			fmt.Fprintf(std.Err, "codexrec codex: installed codex %s (%.1f MB, %s)\n", v, float64(inst.Bytes)/1e6, inst.Integrity)
-		}
-		fmt.Fprintln(std.Out, inst.Path)
+	var log io.Writer
+	if !c.quiet {
+		log = cli.Prefixed(std.Err, "codexrec codex: ")
 	}
-	return nil
+	return codexbin.InstallAll(ctx, args, c.Options, std.Out, log)
 }
 
 func runCodexList(asJSON any, args []string, std cli.IO) error {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"github.com/codexrec/codexrec/internal/cli"
-	"io"
 	"os"
 	"strings"
 
@@ -75,14 +74,7 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 			return err
 		}
 	}
-	if c.json {
-		err = res.Report.WriteJSON(std.Out)
-	} else { // the report quotes recordings (methods, a server's error messages): masked
-		var b strings.Builder
-		if err = res.Report.WriteText(&b); err == nil {
-			_, err = io.WriteString(std.Out, sanitize.MaskText(b.String()))
-		}
-	}
+	err = res.Report.Write(std.Out, c.json)
 	if tier, gate := level.tier(); err == nil && gate {
 		if causes := res.Report.Causes(tier); len(causes) > 0 {
 			return cli.ExitWith(exitFindings, fmt.Errorf("%s (--fail-on %s)", sanitize.MaskText(strings.Join(causes, "; ")), c.failOn))
