@@ -5,11 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"os"
 	"strings"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/internal/codexbin"
 )
 

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"strings"
 
 	"github.com/codexrec/codexrec/check"
+	"github.com/codexrec/codexrec/internal/cli"
 )
 
 func init() {

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 	"strings"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/internal/codexbin"
 )
 

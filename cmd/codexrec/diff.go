@@ -2,10 +2,10 @@ package main
 
 import (
 	"flag"
-	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 
 	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/view"
 )
 

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"io/fs"
 
 	"github.com/codexrec/codexrec/export"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/recorder"
 )
 

@@ -5,11 +5,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 	"strings"
 
 	"github.com/codexrec/codexrec/dropin"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/shim"

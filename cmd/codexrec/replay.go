@@ -6,10 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"strings"
 
 	"github.com/codexrec/codexrec/dropin"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/wsproxy"

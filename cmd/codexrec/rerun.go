@@ -3,9 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
 )
 

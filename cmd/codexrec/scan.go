@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+
 	"github.com/codexrec/codexrec/internal/cli"
 )
 

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 
 	"github.com/codexrec/codexrec/fixtures/derive"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
 )
 

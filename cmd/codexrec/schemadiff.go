@@ -2,9 +2,9 @@ package main
 
 import (
 	"flag"
-	"github.com/codexrec/codexrec/internal/cli"
 
 	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/cli"
 )
 
 func init() {

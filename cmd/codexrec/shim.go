@@ -6,12 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/codexrec/codexrec/dropin"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/shim"
 )

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"io"
 	"os"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/stale"

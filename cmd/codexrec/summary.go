@@ -2,8 +2,8 @@ package main
 
 import (
 	"flag"
-	"github.com/codexrec/codexrec/internal/cli"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/view"
 )
 

@@ -3,11 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/codexrec/codexrec/internal/cli"
 	"os"
 	"strings"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/upgrade"
 	"github.com/codexrec/codexrec/view"
