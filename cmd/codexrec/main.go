@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/codexrec/codexrec/internal/cli"
+	"github.com/codexrec/codexrec/shim"
 )
 
 // Version is codexrec's version, set at build time with -ldflags "-X main.Version=...".
@@ -36,7 +37,7 @@ func register(c *cli.Command) {
 
 func main() {
 	std := cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
-	if shimName(os.Args[0]) { // a symlink named codex (see shim.go)
+	if shim.IsStandin(os.Args[0]) { // a symlink named codex (see shim.go)
 		os.Exit(app.Exit(shimMain(os.Args[0], &shimConfig{}, os.Args[1:], std), "", std.Err))
 	}
 	stop := cli.StartProfiles("CODEXREC_", cli.Prefixed(os.Stderr, "codexrec: "))

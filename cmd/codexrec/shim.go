@@ -155,9 +155,3 @@ func asCodex(err error, std cli.IO, report io.Writer) error {
 	}
 	return cli.ExitWith(ee.Code, nil)
 }
-
-// shimName reports whether argv0 is the name codexrec answers as the shim.
-func shimName(argv0 string) bool {
-	b := filepath.Base(argv0)
-	return b == "codex" || b == "codex.exe"
-}
