@@ -16,6 +16,13 @@ var ErrNoCodex = errors.New("no real codex found")
 // Marker is in every script Install writes; FindReal never picks such a file.
 const Marker = "codexrec shim"
 
+// IsStandin reports whether a program started as argv0 (its argv[0] or path) is
+// named as codex is, codex or codex.exe: a stand-in the client runs in codex's place.
+func IsStandin(argv0 string) bool {
+	b := filepath.Base(argv0)
+	return b == "codex" || b == "codex.exe"
+}
+
 // FindReal returns the real codex for a shim started as self (its argv[0] or path):
 // CODEXREC_CODEX when set, else the first `codex` on PATH after the directory self
 // was found in (all of PATH when self was not found there), never self, a codexrec

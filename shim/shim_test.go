@@ -186,3 +186,13 @@ func TestIsSession(t *testing.T) {
 		}
 	}
 }
+
+// TestIsStandin: a program named codex, wherever it is, stands in for codex.
+func TestIsStandin(t *testing.T) {
+	for argv0, want := range map[string]bool{"codex": true, "/tmp/bin/codex": true, `codex.exe`: true, "./codex": true,
+		"codexrec": false, "/usr/bin/codex-real": false, "codex/": true, "": false} {
+		if got := shim.IsStandin(argv0); got != want {
+			t.Errorf("IsStandin(%q) = %v, want %v", argv0, got, want)
+		}
+	}
+}

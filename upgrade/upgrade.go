@@ -18,6 +18,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/codexrec/codexrec/sanitize"
+
 	"github.com/codexrec/codexrec/diff"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
@@ -206,6 +208,21 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// Write writes the report for a reader: as JSON (WriteJSON), or as text
+// (WriteText) with its secret-shaped values masked, since it quotes recordings
+// (methods, a server's error messages).
+func (r *Report) Write(w io.Writer, asJSON bool) error {
+	if asJSON {
+		return r.WriteJSON(w)
+	}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, sanitize.MaskText(b.String()))
+	return err
 }
 
 // WriteText writes the summary table, then each recording's reasons and changes.

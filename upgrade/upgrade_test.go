@@ -92,4 +92,17 @@ func TestJudge(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}
 	}
+	// Write: the text with secret-shaped values masked, or the JSON.
+	const secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEFGH"
+	r.Recordings = append(r.Recordings, upgrade.Failed("leaky", errors.New("server said "+secret)))
+	var masked, js bytes.Buffer
+	if err := r.Write(&masked, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(masked.String(), secret) || !strings.Contains(masked.String(), "! rerun failed: server said ") || !strings.Contains(masked.String(), "gone       breaking") {
+		t.Errorf("Write text:\n%s", masked.String())
+	}
+	if err := r.Write(&js, true); err != nil || !strings.HasPrefix(js.String(), "{") || !strings.Contains(js.String(), `"from": "0.163.0"`) {
+		t.Errorf("Write JSON: %v\n%s", err, js.String())
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,12 +9,13 @@ import (
 	"strings"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/internal/codexbin"
 )
 
 func init() {
-	register(&command{name: "capture", args: "--scenario NAME|FILE [--codex PATH | --codex-version V] -o FILE", flags: captureFlags, run: runCapture, interspersed: true,
-		summary: "record a real codex app-server driven by a scripted client against a local fake model"})
+	register(&cli.Command{Name: "capture", Args: "--scenario NAME|FILE [--codex PATH | --codex-version V] -o FILE", Flags: captureFlags, Run: runCapture, Interspersed: true,
+		Summary: "record a real codex app-server driven by a scripted client against a local fake model"})
 }
 
 type captureConfig struct {
@@ -45,34 +45,16 @@ func captureFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runCapture(cfg any, args []string, std stdio) (err error) {
+func runCapture(cfg any, args []string, std cli.IO) (err error) {
 	c := cfg.(*captureConfig)
 	if c.list {
-		all, err := fixtures.List()
-		if c.json {
-			type entry struct {
-				Name        string `json:"name"`
-				Description string `json:"description"`
-			}
-			list := []entry{}
-			for _, s := range all {
-				list = append(list, entry{s.Name, s.Description})
-			}
-			if err != nil {
-				return err
-			}
-			return json.NewEncoder(std.out).Encode(list)
-		}
-		for _, s := range all {
-			fmt.Fprintf(std.out, "%-18s %s\n", s.Name, s.Description)
-		}
-		return err
+		return fixtures.WriteList(std.Out, c.json)
 	} else if c.json {
-		return usagef("--json goes with --list (a capture's outcome is a recording)")
+		return cli.Usagef("--json goes with --list (a capture's outcome is a recording)")
 	} else if len(args) > 0 {
-		return usagef("unexpected arguments %q", args)
+		return cli.Usagef("unexpected arguments %q", args)
 	} else if c.scenario == "" {
-		return usagef("--scenario is required (shipped: %s)", strings.Join(fixtures.Names(), ", "))
+		return cli.Usagef("--scenario is required (shipped: %s)", strings.Join(fixtures.Names(), ", "))
 	}
 	if c.Scenario, err = fixtures.Load(c.scenario); err != nil {
 		return err
@@ -83,22 +65,22 @@ func runCapture(cfg any, args []string, std stdio) (err error) {
 	if c.Scenario.MCP {
 		c.MCPCommand = mcpCommand()
 	}
-	ctx, stop := interruptible()
+	ctx, stop := cli.Interruptible()
 	defer stop()
 	res, err := fixtures.Capture(ctx, c.CaptureOptions)
 	return c.done("capture", res, err, std)
 }
 
 // options completes the capture the flags describe, but its scenario.
-func (c *captureConfig) options(std stdio) (err error) {
+func (c *captureConfig) options(std cli.IO) (err error) {
 	if c.Out == "" {
-		return usagef("-o FILE is required")
+		return cli.Usagef("-o FILE is required")
 	} else if c.Out == "-" {
-		return usagef("-o -: the recording is published as a file once complete, never streamed; name a FILE (then cat it)")
+		return cli.Usagef("-o -: the recording is published as a file once complete, never streamed; name a FILE (then cat it)")
 	} else if c.Codex != "" && c.codexVersion != "" {
-		return usagef("--codex and --codex-version exclude each other")
+		return cli.Usagef("--codex and --codex-version exclude each other")
 	} else if _, err := parseFailOn(c.stages.failOn); err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	c.stages.version = c.codexVersion // in a capture the binary's version and the schema's are one
 	if c.Codex == "" {
@@ -109,28 +91,28 @@ func (c *captureConfig) options(std stdio) (err error) {
 	}
 	c.Pipeline, c.Codexrec = c.stages.defaults("", nil), Version
 	if c.verbose {
-		c.Stderr = std.err
+		c.Stderr = std.Err
 	}
 	return nil
 }
 
 // done reports a capture's (or rerun's) outcome and turns it into an exit status.
-func (c *captureConfig) done(cmd string, res *fixtures.CaptureResult, err error, std stdio) error {
+func (c *captureConfig) done(cmd string, res *fixtures.CaptureResult, err error, std cli.IO) error {
 	var extErr error
 	if res != nil {
-		extErr = c.stages.report(std.err, cmd, res.Report)
+		extErr = c.stages.report(std.Err, cmd, res.Report)
 	}
 	var fe *fixtures.FailedError
 	switch {
 	case errors.As(err, &fe) && fe.Kept == "":
-		return &exitError{exitUsage, fmt.Errorf("%w\n(no recording written; --keep-failed publishes it anyway)", fe.Err)}
+		return cli.ExitWith(exitUsage, fmt.Errorf("%w\n(no recording written; --keep-failed publishes it anyway)", fe.Err))
 	case errors.As(err, &fe):
-		return &exitError{exitUsage, fmt.Errorf("%w\n(recording %s kept: --keep-failed)", fe.Err, fe.Kept)}
+		return cli.ExitWith(exitUsage, fmt.Errorf("%w\n(recording %s kept: --keep-failed)", fe.Err, fe.Kept))
 	case err != nil:
 		return exitFor(err)
 	}
 	version := cmp.Or(c.codexVersion, "at "+c.Codex)
-	fmt.Fprintf(std.err, "codexrec %s: %s with codex %s: %d turn(s), %d segment(s), %d model request(s), %.2fs -> %s\n",
+	fmt.Fprintf(std.Err, "codexrec %s: %s with codex %s: %d turn(s), %d segment(s), %d model request(s), %.2fs -> %s\n",
 		cmd, res.Scenario, version, len(res.Turns), res.Segments, res.ModelRequests, res.Duration.Seconds(), c.Out)
 	return extErr
 }

@@ -1,16 +1,18 @@
 package main
 
+import "github.com/codexrec/codexrec/internal/cli"
+
 func init() {
-	register(&command{
-		name:         "completion",
-		args:         "bash|zsh|fish",
-		summary:      "print a shell completion script: source <(codexrec completion bash), or put it where your shell loads completions",
-		interspersed: true,
-		run: func(_ any, args []string, std stdio) error {
+	register(&cli.Command{
+		Name:         "completion",
+		Args:         "bash|zsh|fish",
+		Summary:      "print a shell completion script: source <(codexrec completion bash), or put it where your shell loads completions",
+		Interspersed: true,
+		Run: func(_ any, args []string, std cli.IO) error {
 			if len(args) != 1 {
-				return usagef("want one shell: bash, zsh or fish")
+				return cli.Usagef("want one shell: bash, zsh or fish")
 			}
-			return app.Completion(std.out, args[0])
+			return app.Completion(std.Out, args[0])
 		},
 	})
 }

@@ -8,17 +8,15 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:    "config",
-		args:    "[--config FILE] [--json] [replay|record|check|sanitize [FLAGS...]] (what follows the command is its flags)",
-		summary: "print the effective settings of .codexrec.toml, the environment and (given a command) its flags, each with where it came from",
-		flags:   func(fs *flag.FlagSet) any { return fs.Bool("json", false, "print the settings as one JSON document") },
-		run:     runConfig,
+	register(&cli.Command{
+		Config:  true,
+		Name:    "config",
+		Args:    "[--config FILE] [--json] [replay|record|check|sanitize [FLAGS...]] (what follows the command is its flags)",
+		Summary: "print the effective settings of .codexrec.toml, the environment and (given a command) its flags, each with where it came from",
+		Flags:   func(fs *flag.FlagSet) any { return fs.Bool("json", false, "print the settings as one JSON document") },
+		Run:     runConfig,
 	})
 }
-
-// configCommands are the commands whose flags .codexrec.toml (or --config) sets.
-var configCommands = map[string]bool{"replay": true, "record": true, "check": true, "sanitize": true, "shim": true, "config": true}
 
 // settings binds the config file's settings to the flags below. Keys backed by an
 // environment variable the shim reads (mode, dir, name, codex, log) set that
@@ -54,25 +52,18 @@ var settings = &cli.Config{Flag: "config", Usage: "read settings from `FILE` ins
 // on is the target of flag name on command cmd.
 func on(cmd, name string) config.Target { return config.Target{Command: cmd, Name: name} }
 
-// loadConfig reads the config file once (see cli.Config.Load).
-func loadConfig(explicit string) error { return settings.Load(explicit) }
-
-// applyConfig sets the flags of command cmd in fs that the settings name, before
-// the command line is parsed: a flag given there overrides a scalar and adds to a list.
-func applyConfig(cmd string, fs *flag.FlagSet) { settings.Apply(cmd, fs) }
-
 // runConfig prints the effective settings: key, value, source.
-func runConfig(asJSON any, args []string, std stdio) error {
-	if err := loadConfig(""); err != nil {
+func runConfig(asJSON any, args []string, std cli.IO) error {
+	if err := settings.Load(""); err != nil {
 		return err
 	}
 	var c *cli.Command
 	if len(args) > 0 {
-		x, ok := commands[args[0]]
-		if !ok || !configCommands[args[0]] || x.flags == nil {
-			return usagef("no command %q takes settings (want replay, record, check or sanitize)", args[0])
+		x, ok := app.Commands[args[0]]
+		if !ok || !x.Config || x.Flags == nil {
+			return cli.Usagef("no command %q takes settings (want replay, record, check or sanitize)", args[0])
 		}
-		c, args = x.cli(), args[1:]
+		c, args = x, args[1:]
 	}
-	return settings.Print(std.out, c, args, *asJSON.(*bool))
+	return settings.Print(std.Out, c, args, *asJSON.(*bool))
 }

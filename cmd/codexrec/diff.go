@@ -5,57 +5,59 @@ import (
 	"io"
 
 	"github.com/codexrec/codexrec/diff"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/view"
 )
 
 func init() {
-	register(&command{name: "diff", args: "[--json] [--ignore POINTER]... [--ignore-moves] [--html -o FILE] OLD NEW", flags: diffFlags, run: runDiff, interspersed: true,
-		summary: "compare two recordings after normalising run-varying values (exit 1 when they differ)"})
+	register(&cli.Command{Name: "diff", Args: "[--json] [--ignore POINTER]... [--ignore-moves] [--html -o FILE] OLD NEW", Flags: diffFlags, Run: runDiff, Interspersed: true,
+		Summary: "compare two recordings after normalising run-varying values (exit 1 when they differ)"})
 }
 
 type diffConfig struct {
-	opts                     diff.RunOptions
-	ignoreMoves, html, force bool
-	color, out, failOn       string
+	opts              diff.RunOptions
+	ignoreMoves, html bool
+	failOn            string
+	colour            cli.Colour
+	out               cli.Output
 }
 
 func diffFlags(fs *flag.FlagSet) any {
 	c := &diffConfig{}
 	fs.BoolVar(&c.opts.JSON, "json", false, "write the report as JSON")
-	fs.StringVar(&c.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR), always, never")
+	c.colour.Flag(fs, "colour the text report: auto (on a terminal, unless NO_COLOR), always, never")
 	fs.BoolVar(&c.ignoreMoves, "ignore-moves", false, "exit 0 when the only differences are messages at another place in the sequence (asynchronous notifications)")
-	fs.Var((*multiFlag)(&c.opts.Ignore), "ignore", "also leave out values at JSON `POINTER` (repeatable; * is one segment, ** any: /params/item/durationMs, /**/model)")
+	fs.Var((*cli.Strings)(&c.opts.Ignore), "ignore", "also leave out values at JSON `POINTER` (repeatable; * is one segment, ** any: /params/item/durationMs, /**/model)")
 	fs.BoolVar(&c.html, "html", false, "also write the two sessions aligned, changes marked, as a self-contained HTML page to -o FILE")
-	fs.StringVar(&c.out, "o", "", "write the HTML page to `FILE` (implies --html; - writes it on stdout instead of the report)")
-	fs.BoolVar(&c.force, "force", false, "overwrite -o FILE if it exists")
+	c.out.Flags(fs, "write the HTML page to `FILE` (implies --html; - writes it on stdout instead of the report)", "overwrite -o FILE if it exists")
 	fs.StringVar(&c.failOn, "fail-on", "info", "exit 1 when the sessions differ at this `level`: "+failOnHelp+" (info: any difference; warning and error: differences other than moved messages)")
 	return c
 }
 
-func runDiff(cfg any, args []string, std stdio) error {
+func runDiff(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*diffConfig)
 	if len(args) != 2 {
-		return usagef("want two recordings, OLD and NEW")
+		return cli.Usagef("want two recordings, OLD and NEW")
 	}
 	o := c.opts
-	colour, err := wantColour(c.color, std)
+	colour, err := c.colour.On(std.Out)
 	if err != nil {
 		return err
 	}
 	level, err := parseFailOn(c.failOn)
 	if err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
-	o.Colour, o.Log = colour, prefixed(std.err, "codexrec diff: ")
-	if c.out != "-" {
-		o.Out = std.out
+	o.Colour, o.Log = colour, cli.Prefixed(std.Err, "codexrec diff: ")
+	if c.out.Path != "-" {
+		o.Out = std.Out
 	}
-	if c.html || c.out != "" {
+	if c.html || c.out.Path != "" {
 		o.Page = func(old, nw *diff.Session, r *diff.Report) error {
-			if c.out == "" {
-				return usagef("--html needs -o FILE")
+			if c.out.Path == "" {
+				return cli.Usagef("--html needs -o FILE")
 			}
-			return writeOutput(c.out, c.force, std, func(w io.Writer) error { return view.Page{Reveal: std.reveal}.WriteDiffHTMLFiles(w, old, nw, r) })
+			return c.out.Write(std.Out, func(w io.Writer) error { return view.Page{Reveal: std.Reveal}.WriteDiffHTMLFiles(w, old, nw, r) })
 		}
 	}
 	r, err := diff.Run(args[0], args[1], o)

@@ -8,12 +8,13 @@ import (
 	"io/fs"
 
 	"github.com/codexrec/codexrec/export"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/recorder"
 )
 
 func init() {
-	register(&command{name: "export", args: "--format har|otlp|jsonl FILE... -o OUT  |  --format otlp --endpoint URL FILE...", flags: exportFlags, run: runExport, interspersed: true,
-		summary: "write recordings as HAR 1.2, OTLP/JSON traces or JSON Lines of messages (secrets masked)"})
+	register(&cli.Command{Name: "export", Args: "--format har|otlp|jsonl FILE... -o OUT  |  --format otlp --endpoint URL FILE...", Flags: exportFlags, Run: runExport, Interspersed: true,
+		Summary: "write recordings as HAR 1.2, OTLP/JSON traces or JSON Lines of messages (secrets masked)"})
 }
 
 type exportConfig struct {
@@ -30,25 +31,25 @@ func exportFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runExport(cfg any, args []string, std stdio) error {
+func runExport(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*exportConfig)
 	if len(args) == 0 {
-		return usagef("want one or more recordings")
+		return cli.Usagef("want one or more recordings")
 	}
 	f, err := export.ParseFormat(c.format)
 	switch {
 	case err != nil:
-		return usagef("--format: %v", err)
+		return cli.Usagef("--format: %v", err)
 	case c.Endpoint != "" && (f != export.OTLP || c.Out != ""):
-		return usagef("--endpoint goes with --format otlp and without -o")
+		return cli.Usagef("--endpoint goes with --format otlp and without -o")
 	case c.Endpoint == "" && c.Out == "":
-		return usagef("-o OUT is required (- for stdout)")
+		return cli.Usagef("-o OUT is required (- for stdout)")
 	}
-	c.Format, c.Reveal, c.Creator = f, std.reveal, Version
+	c.Format, c.Reveal, c.Creator = f, std.Reveal, Version
 	c.Warn = func(name string, ps []recorder.Problem) {
-		warnProblems(std.err, "export", recordingProblems{&recorder.Recording{Name: name, Problems: ps}})
+		warnProblems(std.Err, "export", name, ps)
 	}
-	if err = export.Run(context.Background(), std.out, args, c.RunOptions); errors.Is(err, fs.ErrExist) {
+	if err = export.Run(context.Background(), std.Out, args, c.RunOptions); errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s exists (use --force to overwrite)", c.Out)
 	}
 	return err

@@ -1,12 +1,15 @@
 package main
 
-import "github.com/codexrec/codexrec/fixtures/mcpserver"
+import (
+	"github.com/codexrec/codexrec/fixtures/mcpserver"
+	"github.com/codexrec/codexrec/internal/cli"
+)
 
 func init() {
-	register(&command{name: "mcp-fixture", run: func(_ any, args []string, std stdio) error {
+	register(&cli.Command{Name: "mcp-fixture", Run: func(_ any, args []string, std cli.IO) error {
 		if len(args) > 0 {
-			return usagef("no arguments expected")
+			return cli.Usagef("no arguments expected")
 		}
-		return mcpserver.Serve(std.in, std.out)
-	}, summary: "serve the capture scenarios' small MCP server on stdin/stdout (capture starts it for codex)"})
+		return mcpserver.Serve(std.In, std.Out)
+	}, Summary: "serve the capture scenarios' small MCP server on stdin/stdout (capture starts it for codex)"})
 }

@@ -1,23 +1,16 @@
 package main
 
 import (
-	"context"
-	"os/signal"
-	"syscall"
-
-	"cmp"
-
-	"github.com/codexrec/codexrec/sanitize"
-
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 // wireStdout names the commands whose stdout is the wire (a client's server), which
@@ -35,89 +28,75 @@ func stdoutOf(c *cli.Command, fs *flag.FlagSet) cli.Stdout {
 	return cli.Stdout{Wire: wireStdout[c.Name], Data: data, Color: cli.IsValue(fs, "color", "always")}
 }
 
-func own(w io.Writer) io.Writer                     { return cli.Own(w) }
-func prefixed(w io.Writer, prefix string) io.Writer { return cli.Prefixed(w, prefix) }
-
-// writeOutput writes a command's single output to path, or to stdout when path is
-// "-": a file is 0600 (it holds recorded content), written to a temporary file
-// renamed into place (never through a link), refused if it exists without force.
-func writeOutput(path string, force bool, std stdio, write func(io.Writer) error) error {
-	if path == "-" {
-		bw := bufio.NewWriter(std.out)
-		if err := write(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	err := recorder.WriteFile(path, force, 0o600, write)
-	if errors.Is(err, recorder.ErrExists) {
-		return fmt.Errorf("%s exists (use --force to overwrite)", path)
-	}
-	return err
-}
-
-// wantColour decides whether the text report is coloured.
-func wantColour(mode string, std stdio) (bool, error) {
-	switch mode {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		return cli.IsTerminal(std.out) && os.Getenv("NO_COLOR") == "", nil
-	}
-	return false, usagef("--color %q: want auto, always or never", mode)
-}
-
 // verdict is a report's exit: an error 2 with its message, input that could not be
 // read 2 (each said already), findings 1.
 func verdict(err error, unread, findings bool) error {
 	switch {
 	case err != nil:
-		return &exitError{code: exitUsage, err: err}
+		return cli.ExitWith(exitUsage, err)
 	case unread:
-		return &exitError{code: exitUsage}
+		return cli.ExitWith(exitUsage, nil)
 	case findings:
-		return &exitError{code: exitFindings}
+		return cli.ExitWith(exitFindings, nil)
 	}
 	return nil
 }
 
-// firstSet is the first of its arguments that is not empty.
-var firstSet = cmp.Or[string]
-
 // warnProblems prints a one-line warning about a recording's structural problems
 // (a torn last line, seq out of order, ...) once it has been read; check reports
 // them as findings instead.
-func warnProblems(stderr io.Writer, cmd string, rd interface{ Warning() string }) {
-	if w := rd.Warning(); w != "" {
+func warnProblems(stderr io.Writer, cmd, name string, problems []recorder.Problem) {
+	if w := recorder.Warning(name, problems); w != "" {
 		fmt.Fprintf(stderr, "codexrec %s: %s\n", cmd, sanitize.MaskText(w))
 	}
 }
 
-// recordingProblems adapts a whole recording to warnProblems.
-type recordingProblems struct{ *recorder.Recording }
-
-func (r recordingProblems) Warning() string { return recorder.Warning(r.Name, r.Problems) }
-
-// interruptible is a context that SIGINT or SIGTERM cancels.
-func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-}
+// The exit codes of the errors of the libraries that write recordings (anything
+// else is usage or I/O): a recording in the way says whether --force helps
+// (createCodes), the leak guard's refusal or redaction is exitLeak (leakCodes),
+// a replay that did not match is exitFindings (runnerCodes, for record, replay
+// and drop-in sessions, with both).
+var (
+	createCodes = cli.Codes{
+		{Match: cli.Is(recorder.ErrExists), Code: exitUsage, Hint: " (--force replaces it)"},
+		{Match: cli.Is(recorder.ErrNotReplaceable), Code: exitUsage, Hint: " (not even with --force)"},
+	}
+	leakCodes = cli.Codes{
+		{Match: cli.Found[*sanitize.LeakError](), Code: exitLeak, Hint: "\nif a finding is a known false positive, allow it with --allow REGEX (matched against the flagged value) or --allow-file FILE (one REGEX per line)"},
+		{Match: cli.Found[*sanitize.RedactedError](), Code: exitLeak}, // published, but the guard had to redact
+	}
+	runnerCodes = append(append(cli.Codes{
+		{Match: cli.As[*dropin.ConnError](), Code: exitUsage},
+		{Match: cli.Is(replay.ErrNoMatch, replay.ErrUnused), Code: exitFindings},
+		{Match: cli.Is(dropin.ErrSocketFile), Code: exitUsage, Hint: ": set CODEXREC_DIR instead"},
+	}, createCodes...), leakCodes...)
+	writeCodes = append(append(cli.Codes{}, createCodes...), leakCodes...)
+)
 
 // exitFor is the exit status of an error from the libraries that write
-// recordings: a bad sanitizer setting names its flag, a recording in the way says
-// whether --force helps, the leak guard's refusal or redaction is exitLeak,
-// anything else is usage or I/O.
+// recordings: a bad sanitizer setting names its flag, then writeCodes.
 func exitFor(err error) error {
-	var se *sanitize.SettingError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &se):
+	if errors.As(err, new(*sanitize.SettingError)) {
 		return settingError(err)
-	case errors.Is(err, recorder.ErrExists) || errors.Is(err, recorder.ErrNotReplaceable):
-		return createError(err)
 	}
-	return finishError(err)
+	return writeCodes.Exit(err, exitUsage)
+}
+
+// runnerError is the exit status of a record, replay or drop-in run's error, with
+// the flags that would change it: a bad stage setting names its flag, the
+// recorded server's exit status is the session's, then runnerCodes.
+func runnerError(err error) error {
+	var se *dropin.StagesError
+	var xe *dropin.ExitError
+	switch {
+	case err == nil || cli.Decided(err):
+		return err
+	case errors.As(err, &se):
+		return settingError(se.Err)
+	case errors.As(err, &xe) && xe.Err == nil:
+		return cli.ExitWith(xe.Code, nil)
+	case errors.As(err, &xe) && xe.Code > 0:
+		return cli.ExitWith(xe.Code, err)
+	}
+	return runnerCodes.Exit(err, exitUsage)
 }

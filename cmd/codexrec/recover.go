@@ -5,13 +5,14 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
-	register(&command{name: "recover", args: "[flags] .FILE.*.tmp", flags: recoverFlags, run: runRecover, interspersed: true,
-		summary: "complete and publish a recording whose codexrec was killed (leak guard, trailer \"proxy-killed\")"})
+	register(&cli.Command{Name: "recover", Args: "[flags] .FILE.*.tmp", Flags: recoverFlags, Run: runRecover, Interspersed: true,
+		Summary: "complete and publish a recording whose codexrec was killed (leak guard, trailer \"proxy-killed\")"})
 }
 
 type recoverConfig struct {
@@ -30,12 +31,12 @@ func recoverFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runRecover(cfg any, args []string, std stdio) (err error) {
+func runRecover(cfg any, args []string, std cli.IO) (err error) {
 	c := cfg.(*recoverConfig)
 	if len(args) != 1 {
-		return usagef("want exactly one temporary recording (.NAME.*.tmp)")
+		return cli.Usagef("want exactly one temporary recording (.NAME.*.tmp)")
 	} else if c.out == "-" {
-		return usagef("-o -: recover publishes the recording as a file in place of the temporary one; name a FILE")
+		return cli.Usagef("-o -: recover publishes the recording as a file in place of the temporary one; name a FILE")
 	}
 	if !c.noGuard {
 		if c.Guard, _, err = c.flags.sanitizer(""); err != nil {
@@ -46,17 +47,17 @@ func runRecover(cfg any, args []string, std stdio) (err error) {
 	var re *sanitize.RedactedError
 	switch {
 	case errors.Is(err, record.ErrNotInProgress):
-		return usagef("%s is not named like a recording in progress (.NAME.*.tmp): say where to publish it with -o FILE", args[0])
+		return cli.Usagef("%s is not named like a recording in progress (.NAME.*.tmp): say where to publish it with -o FILE", args[0])
 	case err != nil && !errors.As(err, &re):
-		return finishError(err)
+		return leakCodes.Exit(err, exitUsage)
 	case t == nil:
-		fmt.Fprintf(std.err, "codexrec recover: %s was already published as %s; removed the leftover name\n", args[0], where)
+		fmt.Fprintf(std.Err, "codexrec recover: %s was already published as %s; removed the leftover name\n", args[0], where)
 		return nil
 	}
-	fmt.Fprintf(std.err, "codexrec recover: published %s (%d c2s, %d s2c, %d stderr frames; ended %s)\n",
+	fmt.Fprintf(std.Err, "codexrec recover: published %s (%d c2s, %d s2c, %d stderr frames; ended %s)\n",
 		where, t.Frames["c2s"], t.Frames["s2c"], t.Frames["stderr"], t.Ended)
 	if re != nil {
-		return &exitError{exitLeak, re}
+		return cli.ExitWith(exitLeak, re)
 	}
 	return nil
 }

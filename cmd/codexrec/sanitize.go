@@ -5,39 +5,38 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
-	register(&command{name: "sanitize", args: "IN -o OUT [flags]", flags: sanitizeCmdFlags, run: runSanitize, interspersed: true,
-		summary: "write a sanitized copy of a recording, then run the leak guard on it"})
+	register(&cli.Command{Config: true, Name: "sanitize", Args: "IN -o OUT [flags]", Flags: sanitizeCmdFlags, Run: runSanitize, Interspersed: true,
+		Summary: "write a sanitized copy of a recording, then run the leak guard on it"})
 }
 
 type sanitizeConfig struct {
-	out     string
-	force   bool
+	out     cli.Output
 	noMaps  bool
 	sanFlag sanitizeFlags
 }
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	c := &sanitizeConfig{}
-	fs.StringVar(&c.out, "o", "", "write the sanitized recording to `FILE` (required; - for stdout)")
-	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
+	c.out.Flags(fs, "write the sanitized recording to `FILE` (required; - for stdout)", "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
 	c.sanFlag.register(fs, true)
-	applyConfig("sanitize", fs)
+	settings.Apply("sanitize", fs)
 	return c
 }
 
-func runSanitize(cfg any, args []string, std stdio) (err error) {
+func runSanitize(cfg any, args []string, std cli.IO) (err error) {
 	c := cfg.(*sanitizeConfig)
 	if len(args) != 1 {
-		return usagef("want exactly one recording to sanitize")
-	} else if c.out == "" {
-		return usagef("-o FILE is required (- for stdout)")
+		return cli.Usagef("want exactly one recording to sanitize")
+	} else if c.out.Path == "" {
+		return cli.Usagef("-o FILE is required (- for stdout)")
 	}
 	cwd := ""
 	if !c.noMaps {
@@ -52,16 +51,16 @@ func runSanitize(cfg any, args []string, std stdio) (err error) {
 	// The copy's meta entries come from the source: the session adds none.
 	s := &record.Session{Sanitizer: z, Guard: z, SecretNames: names}
 	var warning string
-	if c.out == "-" {
-		warning, err = s.SanitizeTo(std.out, args[0])
+	if c.out.Path == "-" {
+		warning, err = s.SanitizeTo(std.Out, args[0])
 	} else {
-		warning, err = s.SanitizeFile(args[0], c.out, recorder.Options{Force: c.force})
+		warning, err = s.SanitizeFile(args[0], c.out.Path, recorder.Options{Force: c.out.Force})
 	}
 	if warning != "" {
-		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))
+		fmt.Fprintf(std.Err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))
 	}
 	if r := s.Report(); len(r.Redactions) > 0 {
-		fmt.Fprintf(std.err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
+		fmt.Fprintf(std.Err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
 	}
 	return exitFor(err)
 }

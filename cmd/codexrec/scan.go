@@ -3,12 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+
+	"github.com/codexrec/codexrec/internal/cli"
 )
 
 func init() {
-	register(&command{name: "scan", args: "[flags] FILE...", run: runScan, interspersed: true,
-		summary: "run the leak guard on recordings (or any text files): exit 3 when something secret-shaped is found",
-		flags: func(fs *flag.FlagSet) any {
+	register(&cli.Command{Name: "scan", Args: "[flags] FILE...", Run: runScan, Interspersed: true,
+		Summary: "run the leak guard on recordings (or any text files): exit 3 when something secret-shaped is found",
+		Flags: func(fs *flag.FlagSet) any {
 			c := &scanConfig{}
 			fs.BoolVar(&c.json, "json", false, "print what was found as one JSON document on stdout (masked previews only)")
 			c.flags.register(fs, false)
@@ -21,10 +23,10 @@ type scanConfig struct {
 	flags sanitizeFlags
 }
 
-func runScan(cfg any, args []string, std stdio) error {
+func runScan(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*scanConfig)
 	if len(args) == 0 {
-		return usagef("no file to scan")
+		return cli.Usagef("no file to scan")
 	}
 	z, _, err := c.flags.sanitizer("")
 	if err != nil {
@@ -34,9 +36,9 @@ func runScan(cfg any, args []string, std stdio) error {
 	switch {
 	case err != nil && c.json:
 	case c.json:
-		err = report.WriteJSON(std.out)
+		err = report.WriteJSON(std.Out)
 	default: // with an unreadable file, what was found before it
-		if werr := report.WriteText(std.out); err == nil {
+		if werr := report.WriteText(std.Out); err == nil {
 			err = werr
 		}
 	}
@@ -44,8 +46,8 @@ func runScan(cfg any, args []string, std stdio) error {
 	case err != nil:
 		return err
 	case report.Leaks > 0:
-		return &exitError{exitLeak, fmt.Errorf("%d secret-shaped value(s) found; if one is a known false positive, allow it with --allow REGEX (matched against the value) or --allow-file FILE", report.Leaks)}
+		return cli.ExitWith(exitLeak, fmt.Errorf("%d secret-shaped value(s) found; if one is a known false positive, allow it with --allow REGEX (matched against the value) or --allow-file FILE", report.Leaks))
 	}
-	fmt.Fprintf(std.err, "codexrec scan: %d file(s) clean\n", len(args))
+	fmt.Fprintf(std.Err, "codexrec scan: %d file(s) clean\n", len(args))
 	return nil
 }

@@ -7,35 +7,30 @@ import (
 	"io"
 
 	"github.com/codexrec/codexrec/fixtures/derive"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
-	register(&command{name: "scenario", args: "SUBCOMMAND [flags] [args] (subcommands: from-recording)",
-		summary: "work with capture scenarios: scenario from-recording FILE derives one that replays a recording"})
+	register(&cli.Command{Name: "scenario", Subcommands: scenarioCommands, Args: "SUBCOMMAND [flags] [args] (subcommands: from-recording)",
+		Summary: "work with capture scenarios: scenario from-recording FILE derives one that replays a recording"})
 }
 
-var scenarioCommands = map[string]*command{
-	"from-recording": {name: "scenario from-recording", args: "[-o FILE] [--force] RECORDING", flags: fromRecordingFlags, run: runFromRecording, interspersed: true,
-		summary: "derive a capture scenario that replays RECORDING (its client messages, answers and model side); capture --scenario runs it"},
-}
-
-type fromRecordingConfig struct {
-	out   string
-	force bool
+var scenarioCommands = map[string]*cli.Command{
+	"from-recording": {Name: "scenario from-recording", Args: "[-o FILE] [--force] RECORDING", Flags: fromRecordingFlags, Run: runFromRecording, Interspersed: true,
+		Summary: "derive a capture scenario that replays RECORDING (its client messages, answers and model side); capture --scenario runs it"},
 }
 
 func fromRecordingFlags(fs *flag.FlagSet) any {
-	c := &fromRecordingConfig{}
-	fs.StringVar(&c.out, "o", "", "write the scenario to `FILE` (default, or -: stdout)")
-	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
-	return c
+	o := &cli.Output{}
+	o.Flags(fs, "write the scenario to `FILE` (default, or -: stdout)", "overwrite FILE if it exists")
+	return o
 }
 
-func runFromRecording(cfg any, args []string, std stdio) error {
-	c := cfg.(*fromRecordingConfig)
+func runFromRecording(cfg any, args []string, std cli.IO) error {
+	o := *cfg.(*cli.Output)
 	if len(args) != 1 {
-		return usagef("want one recording")
+		return cli.Usagef("want one recording")
 	}
 	res, err := derive.FromFile(args[0])
 	if err != nil {
@@ -46,7 +41,8 @@ func runFromRecording(cfg any, args []string, std stdio) error {
 		return err
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(std.err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
+		fmt.Fprintf(std.Err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
 	}
-	return writeOutput(cmp.Or(c.out, "-"), c.force, std, func(w io.Writer) error { _, err := w.Write(b); return err })
+	o.Path = cmp.Or(o.Path, "-")
+	return o.Write(std.Out, func(w io.Writer) error { _, err := w.Write(b); return err })
 }

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/serve"
 )
 
 func init() {
-	register(&command{name: "serve", args: "[--listen HOST:PORT] [--reveal] [DIR...]", flags: serveFlags, run: runServe, interspersed: true,
-		summary: "a live web inspector of every recording under DIRs (loopback, access token, secrets masked)"})
+	register(&cli.Command{Name: "serve", Args: "[--listen HOST:PORT] [--reveal] [DIR...]", Flags: serveFlags, Run: runServe, Interspersed: true,
+		Summary: "a live web inspector of every recording under DIRs (loopback, access token, secrets masked)"})
 }
 
 func serveFlags(fs *flag.FlagSet) any {
@@ -22,18 +23,18 @@ func serveFlags(fs *flag.FlagSet) any {
 	return o
 }
 
-func runServe(cfg any, args []string, std stdio) error {
+func runServe(cfg any, args []string, std cli.IO) error {
 	o := cfg.(*serve.RunOptions)
-	o.Dirs, o.Reveal = args, std.reveal
+	o.Dirs, o.Reveal = args, std.Reveal
 	o.Ready = func(url string) {
-		fmt.Fprintln(own(std.out), url)
-		fmt.Fprintf(std.err, "codexrec serve: serving %d directories; open the address above (Ctrl-C stops)\n", max(len(args), 1))
+		fmt.Fprintln(cli.Own(std.Out), url)
+		fmt.Fprintf(std.Err, "codexrec serve: serving %d directories; open the address above (Ctrl-C stops)\n", max(len(args), 1))
 	}
-	ctx, stop := interruptible()
+	ctx, stop := cli.Interruptible()
 	defer stop()
 	err := serve.Run(ctx, *o)
 	if errors.Is(err, serve.ErrNotLoopback) {
-		return usagef("--listen %s is not a loopback address (add --allow-remote to mean it)", o.Addr)
+		return cli.Usagef("--listen %s is not a loopback address (add --allow-remote to mean it)", o.Addr)
 	}
 	return err
 }

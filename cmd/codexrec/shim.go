@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -10,19 +11,21 @@ import (
 	"path/filepath"
 
 	"github.com/codexrec/codexrec/dropin"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/shim"
 )
 
 func init() {
-	register(&command{
-		name:    "shim",
-		args:    "install [flags] DIR | exec --self PATH [flags] -- CODEX-ARGS...",
-		summary: "install DIR/codex, a stand-in for codex that records or replays app-server sessions (docs/dropin.md)",
-		flags:   shimFlags,
-		run:     runShimCommand,
+	register(&cli.Command{
+		Config:  true,
+		Name:    "shim",
+		Args:    "install [flags] DIR | exec --self PATH [flags] -- CODEX-ARGS...",
+		Summary: "install DIR/codex, a stand-in for codex that records or replays app-server sessions (docs/dropin.md)",
+		Flags:   shimFlags,
+		Run:     runShimCommand,
 		// Flags follow the subcommand word; "--" ends them before codex's arguments.
-		interspersed: true,
+		Interspersed: true,
 	})
 }
 
@@ -42,27 +45,27 @@ func shimFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runShimCommand(cfg any, args []string, std stdio) error {
+func runShimCommand(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*shimConfig)
 	switch {
 	case len(args) == 0:
-		return usagef("want install DIR or exec")
+		return cli.Usagef("want install DIR or exec")
 	case args[0] == "exec":
-		return shimMain(firstSet(c.self, "codex"), c, args[1:], std)
+		return shimMain(cmp.Or(c.self, "codex"), c, args[1:], std)
 	case args[0] != "install":
-		return usagef("unknown shim subcommand %q (want install or exec)", args[0])
+		return cli.Usagef("unknown shim subcommand %q (want install or exec)", args[0])
 	case len(args) != 2:
-		return usagef("want shim install DIR")
+		return cli.Usagef("want shim install DIR")
 	}
 	if _, err := shim.ParseMode(c.st.Mode); err != nil {
-		return usagef("--mode: %v", err)
+		return cli.Usagef("--mode: %v", err)
 	}
 	// The script runs codexrec's shim exec with the settings it fixes (paths made
 	// absolute), then codex's arguments.
 	exe, err := os.Executable()
 	st, stErr := c.st.Abs()
 	if err = errors.Join(err, stErr); err != nil {
-		return &exitError{exitUsage, err}
+		return cli.ExitWith(exitUsage, err)
 	}
 	command := []string{exe, "shim", "exec", "--self", shim.Self}
 	for _, f := range [][2]string{{"--mode", st.Mode}, {"--dir", st.Dir}, {"--file", st.File}, {"--codex", st.Codex}, {"--report", st.Report}} {
@@ -75,30 +78,30 @@ func runShimCommand(cfg any, args []string, std stdio) error {
 		err = fmt.Errorf("%w: on Windows point the client's codex path at a copy of codexrec named codex.exe", err)
 	}
 	if err != nil {
-		return &exitError{exitUsage, err}
+		return cli.ExitWith(exitUsage, err)
 	}
 	abs, _ := filepath.Abs(filepath.Dir(p))
-	fmt.Fprintf(std.out, "%s\nput it first on PATH: export PATH=%s:$PATH\n", p, abs)
+	fmt.Fprintf(std.Out, "%s\nput it first on PATH: export PATH=%s:$PATH\n", p, abs)
 	return nil
 }
 
 // shimMain is codexrec started as codex, by the script or a symlink: the session
 // (dropin.Standin.Run), its report (--report, else CODEXREC_LOG) and its errors
 // said as codex's.
-func shimMain(self string, c *shimConfig, args []string, std stdio) error {
-	if err := loadConfig(""); err != nil {
+func shimMain(self string, c *shimConfig, args []string, std cli.IO) error {
+	if err := settings.Load(""); err != nil {
 		return asCodex(err, std, nil)
 	}
 	f, err := c.st.OpenReport(args)
 	if err != nil {
-		return asCodex(&exitError{exitUsage, err}, std, nil)
+		return asCodex(cli.ExitWith(exitUsage, err), std, nil)
 	}
 	var report io.Writer
 	if f != nil {
 		defer f.Close()
 		report = f
 	}
-	err = c.st.Run(context.Background(), self, args, std.in, func(m *dropin.SessionOptions, listen string) error {
+	err = c.st.Run(context.Background(), self, args, std.In, func(m *dropin.SessionOptions, listen string) error {
 		// A shim has no command line of its own: record's and replay's flags come
 		// from the environment.
 		rec, err := envFlags[*recordConfig](dropin.RecordFlagsEnv, c.st.RecordArgs(), recordFlags)
@@ -129,7 +132,7 @@ func envFlags[T any](env string, args []string, flags func(*flag.FlagSet) any) (
 		err = fmt.Errorf("unexpected %q", fs.Arg(0))
 	}
 	if err != nil {
-		return cfg, &exitError{exitUsage, fmt.Errorf("%s: %v", env, err)}
+		return cfg, cli.ExitWith(exitUsage, fmt.Errorf("%s: %v", env, err))
 	}
 	return cfg, nil
 }
@@ -137,24 +140,18 @@ func envFlags[T any](env string, args []string, flags func(*flag.FlagSet) any) (
 // asCodex prints err as codexrec standing in for codex (not as the shim command the
 // script runs), with its exit status on report too when set, and returns its exit
 // status alone.
-func asCodex(err error, std stdio, report io.Writer) error {
-	var ee *exitError
+func asCodex(err error, std cli.IO, report io.Writer) error {
+	var ee *cli.ExitError
 	if err == nil {
 		return nil
 	} else if !errors.As(err, &ee) {
-		ee = &exitError{exitUsage, err}
+		ee = &cli.ExitError{Code: exitUsage, Err: err}
 	}
 	if report != nil {
-		fmt.Fprintf(report, "codexrec (as codex): exit %d: %s\n", ee.code, sanitize.MaskText(err.Error()))
+		fmt.Fprintf(report, "codexrec (as codex): exit %d: %s\n", ee.Code, sanitize.MaskText(err.Error()))
 	}
-	if ee.err != nil {
-		fmt.Fprintf(std.err, "codexrec (as codex): %s\n", sanitize.MaskText(ee.err.Error()))
+	if ee.Err != nil {
+		fmt.Fprintf(std.Err, "codexrec (as codex): %s\n", sanitize.MaskText(ee.Err.Error()))
 	}
-	return &exitError{code: ee.code}
-}
-
-// shimName reports whether argv0 is the name codexrec answers as the shim.
-func shimName(argv0 string) bool {
-	b := filepath.Base(argv0)
-	return b == "codex" || b == "codex.exe"
+	return cli.ExitWith(ee.Code, nil)
 }

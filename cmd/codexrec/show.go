@@ -12,13 +12,13 @@ import (
 )
 
 func init() {
-	register(&command{name: "show", args: "FILE [--method GLOB] [--thread ID] [--raw] [--deltas] [--follow]", flags: showFlags, run: runShow, interspersed: true,
-		summary: "print a recording as a timeline, one line per frame, grouped by thread and turn"})
+	register(&cli.Command{Name: "show", Args: "FILE [--method GLOB] [--thread ID] [--raw] [--deltas] [--follow]", Flags: showFlags, Run: runShow, Interspersed: true,
+		Summary: "print a recording as a timeline, one line per frame, grouped by thread and turn"})
 }
 
 func showFlags(fs *flag.FlagSet) any {
 	o := &view.ShowOptions{}
-	fs.Var((*multiFlag)(&o.Methods), "method", "show only frames whose method matches `GLOB` ('*' spans '/'; repeatable)")
+	fs.Var((*cli.Strings)(&o.Methods), "method", "show only frames whose method matches `GLOB` ('*' spans '/'; repeatable)")
 	fs.StringVar(&o.Thread, "thread", "", "show only frames of the thread whose id starts with `ID`")
 	fs.BoolVar(&o.Raw, "raw", false, "print each frame's exact JSON instead of its summary")
 	fs.BoolVar(&o.Deltas, "deltas", false, "one line per agent text delta instead of one per run")
@@ -28,17 +28,17 @@ func showFlags(fs *flag.FlagSet) any {
 	return o
 }
 
-func runShow(cfg any, args []string, std stdio) error {
+func runShow(cfg any, args []string, std cli.IO) error {
 	o := *cfg.(*view.ShowOptions)
 	if len(args) != 1 {
-		return usagef("want exactly one recording")
+		return cli.Usagef("want exactly one recording")
 	}
 	if o.JSON && (o.Follow || o.Raw || o.Deltas) {
-		return usagef("--json is the whole recording's frames: not with --follow, --raw or --deltas")
+		return cli.Usagef("--json is the whole recording's frames: not with --follow, --raw or --deltas")
 	}
-	o.Out, o.Color, o.Log = std.out, cli.IsTerminal(std.out) && os.Getenv("NO_COLOR") == "", prefixed(std.err, "codexrec show: ")
+	o.Out, o.Color, o.Log = std.Out, cli.IsTerminal(std.Out) && os.Getenv("NO_COLOR") == "", cli.Prefixed(std.Err, "codexrec show: ")
 	o.Gone = func(tmp string) {
-		fmt.Fprintf(std.err, "codexrec show: the codexrec writing %s is gone (killed?); complete it with: codexrec recover %s\n", tmp, tmp)
+		fmt.Fprintf(std.Err, "codexrec show: the codexrec writing %s is gone (killed?); complete it with: codexrec recover %s\n", tmp, tmp)
 	}
 	return view.Show(context.Background(), args[0], o)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/sanitize"
 )
@@ -52,7 +53,7 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 	level, _ := parseFailOn(s.failOn)
 	for _, f := range r.Findings {
 		if !s.noValidate && level.fails(f.Rule) {
-			return &exitError{code: exitFindings, err: fmt.Errorf("schema findings at or above --fail-on %s", s.failOn)}
+			return cli.ExitWith(exitFindings, fmt.Errorf("schema findings at or above --fail-on %s", s.failOn))
 		}
 	}
 	return nil
@@ -71,12 +72,12 @@ func schemaFlags(fs *flag.FlagSet, version, dir *string) {
 type sanitizeFlags struct{ c sanitize.Config }
 
 func (s *sanitizeFlags) register(fs *flag.FlagSet, rewrite bool) {
-	fs.Var((*multiFlag)(&s.c.SecretEnvs), "secret-env", "also treat environment variable `NAME`'s value as a secret (repeatable; "+strings.Join(sanitize.DefaultSecretEnvs(), ", ")+" always are)")
-	fs.Var((*multiFlag)(&s.c.SecretFiles), "secret-file", "treat each line of `PATH` as a secret value (repeatable)")
-	fs.Var((*multiFlag)(&s.c.Allow), "allow", "a value matching `REGEX` is a known false positive of the shape rules (repeatable)")
-	fs.Var((*multiFlag)(&s.c.AllowFiles), "allow-file", "read --allow regular expressions from `PATH`, one per line (# comments)")
+	fs.Var((*cli.Strings)(&s.c.SecretEnvs), "secret-env", "also treat environment variable `NAME`'s value as a secret (repeatable; "+strings.Join(sanitize.DefaultSecretEnvs(), ", ")+" always are)")
+	fs.Var((*cli.Strings)(&s.c.SecretFiles), "secret-file", "treat each line of `PATH` as a secret value (repeatable)")
+	fs.Var((*cli.Strings)(&s.c.Allow), "allow", "a value matching `REGEX` is a known false positive of the shape rules (repeatable)")
+	fs.Var((*cli.Strings)(&s.c.AllowFiles), "allow-file", "read --allow regular expressions from `PATH`, one per line (# comments)")
 	if rewrite {
-		fs.Var((*multiFlag)(&s.c.Maps), "map", "map a path to a placeholder, given as `FROM=TO`: FROM is replaced by TO in every string (repeatable; cwd, home, temp dir and CODEX_HOME are mapped by default)")
+		fs.Var((*cli.Strings)(&s.c.Maps), "map", "map a path to a placeholder, given as `FROM=TO`: FROM is replaced by TO in every string (repeatable; cwd, home, temp dir and CODEX_HOME are mapped by default)")
 		fs.StringVar(&s.c.Salt, "salt", "", "key placeholders with `SALT`, so the same secret gets the same placeholder in every recording made with it")
 	}
 }
@@ -98,7 +99,7 @@ func settingError(err error) error {
 	var se *sanitize.SettingError
 	if errors.As(err, &se) {
 		flags := map[string]string{"SecretFiles": "--secret-file", "Maps": "--map", "AllowFiles": "--allow-file"}
-		return usagef("%s %s: %v", flags[se.Setting], se.Value, se.Err)
+		return cli.Usagef("%s %s: %v", flags[se.Setting], se.Value, se.Err)
 	}
-	return usagef("%v", err)
+	return cli.Usagef("%v", err)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/internal/codexbin"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/stale"
@@ -17,19 +19,18 @@ import (
 // of the shim) and of check --stale; their defaults come from the environment.
 // codex is the real codex a session would record with, for --min-codex installed;
 // empty: codex on PATH.
-type staleFlags struct{ maxAge, minCodex, action, codex string }
-
-func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
-	fs.StringVar(&s.maxAge, "max-age", os.Getenv("CODEXREC_MAX_AGE"), "a recording made longer ago than `DURATION` (720h, 30d) is stale (default $CODEXREC_MAX_AGE; docs/staleness.md)")
-	fs.StringVar(&s.minCodex, "min-codex", os.Getenv("CODEXREC_MIN_CODEX"), "a recording made by a Codex older than `VERSION` (or \"installed\": the codex on PATH) is stale (default $CODEXREC_MIN_CODEX)")
-	if withAction {
-		fs.StringVar(&s.action, "stale", firstSet(os.Getenv("CODEXREC_STALE"), "warn"), "what a stale recording does: `warn`, fail (exit 1) or rerecord (record it afresh with -- COMMAND or the shim's codex; never when CI is set)")
-	}
+type staleFlags struct {
+	stale.Settings
+	codex string
 }
 
-func (s *staleFlags) settings() stale.Settings {
-	return stale.Settings{Limits: stale.Limits{MaxAge: s.maxAge, MinCodex: s.minCodex}, Action: s.action,
-		Installed: func() (string, error) { return codexbin.Version(context.Background(), s.codex) }}
+func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
+	s.Installed = func() (string, error) { return codexbin.Version(context.Background(), s.codex) }
+	fs.StringVar(&s.MaxAge, "max-age", os.Getenv("CODEXREC_MAX_AGE"), "a recording made longer ago than `DURATION` (720h, 30d) is stale (default $CODEXREC_MAX_AGE; docs/staleness.md)")
+	fs.StringVar(&s.MinCodex, "min-codex", os.Getenv("CODEXREC_MIN_CODEX"), "a recording made by a Codex older than `VERSION` (or \"installed\": the codex on PATH) is stale (default $CODEXREC_MIN_CODEX)")
+	if withAction {
+		fs.StringVar(&s.Action, "stale", cmp.Or(os.Getenv("CODEXREC_STALE"), "warn"), "what a stale recording does: `warn`, fail (exit 1) or rerecord (record it afresh with -- COMMAND or the shim's codex; never when CI is set)")
+	}
 }
 
 // staleError says a stale setting's error as its flag; a refused recording exits 1.
@@ -38,22 +39,22 @@ func staleError(err error) error {
 	var re *stale.RefusedError
 	switch {
 	case errors.As(err, &le) && le.Limit == "max_age":
-		return usagef("--max-age %q: %v", le.Value, le.Err)
+		return cli.Usagef("--max-age %q: %v", le.Value, le.Err)
 	case errors.As(err, &le):
-		return &exitError{exitUsage, fmt.Errorf("--min-codex installed: %w", le.Err)}
+		return cli.ExitWith(exitUsage, fmt.Errorf("--min-codex installed: %w", le.Err))
 	case errors.Is(err, stale.ErrAction):
-		return usagef("--stale %v", err)
+		return cli.Usagef("--stale %v", err)
 	case errors.As(err, &re):
-		return &exitError{exitFindings, err}
+		return cli.ExitWith(exitFindings, err)
 	case errors.Is(err, stale.ErrNoLimit):
-		return usagef("--stale: want --max-age or --min-codex (or CODEXREC_MAX_AGE, CODEXREC_MIN_CODEX)")
+		return cli.Usagef("--stale: want --max-age or --min-codex (or CODEXREC_MAX_AGE, CODEXREC_MIN_CODEX)")
 	}
-	return usagef("%v", err)
+	return cli.Usagef("%v", err)
 }
 
 // checkStale warns of, or refuses, a stale recording about to be replayed.
 func checkStale(s *staleFlags, path string, w io.Writer) error {
-	r, err := s.settings().BeforeReplay(path, shim.IsCI(os.Getenv))
+	r, err := s.BeforeReplay(path, shim.IsCI(os.Getenv))
 	if err != nil {
 		return staleError(err)
 	}
@@ -66,7 +67,7 @@ func checkStale(s *staleFlags, path string, w io.Writer) error {
 // policy is the settings parsed, their errors said as flags (drop-in sessions ask
 // for it only when a stale recording might be recorded afresh).
 func (s *staleFlags) policy() (stale.Policy, error) {
-	p, _, err := s.settings().Policy()
+	p, _, err := s.Policy()
 	if err != nil {
 		return p, staleError(err)
 	}
@@ -75,11 +76,11 @@ func (s *staleFlags) policy() (stale.Policy, error) {
 
 // runStaleCheck is check --stale: each stale recording under the arguments, one
 // line each; exit 1 when there is one.
-func runStaleCheck(s *staleFlags, args []string, std stdio) error {
+func runStaleCheck(s *staleFlags, args []string, std cli.IO) error {
 	if len(args) == 0 {
-		return usagef("--stale: want a directory or recordings")
+		return cli.Usagef("--stale: want a directory or recordings")
 	}
-	l, err := s.settings().List(std.out, prefixed(std.err, "codexrec check: "), args)
+	l, err := s.List(std.Out, cli.Prefixed(std.Err, "codexrec check: "), args)
 	if err != nil {
 		return staleError(err)
 	}

@@ -3,20 +3,21 @@ package main
 import (
 	"flag"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/view"
 )
 
 func init() {
-	register(&command{name: "summary", args: "[--json] FILE", run: runSummary, interspersed: true,
-		summary: "print a recording's header, frame counts, methods and the agent's replies",
-		flags: func(fs *flag.FlagSet) any {
+	register(&cli.Command{Name: "summary", Args: "[--json] FILE", Run: runSummary, Interspersed: true,
+		Summary: "print a recording's header, frame counts, methods and the agent's replies",
+		Flags: func(fs *flag.FlagSet) any {
 			return fs.Bool("json", false, "print the summary as one JSON document on stdout")
 		}})
 }
 
-func runSummary(cfg any, args []string, std stdio) error {
+func runSummary(cfg any, args []string, std cli.IO) error {
 	if len(args) != 1 {
-		return usagef("want exactly one recording")
+		return cli.Usagef("want exactly one recording")
 	}
-	return view.WriteSummary(std.out, args[0], view.SummaryOptions{JSON: *cfg.(*bool), Log: prefixed(std.err, "codexrec summary: ")})
+	return view.WriteSummary(std.Out, args[0], view.SummaryOptions{JSON: *cfg.(*bool), Log: cli.Prefixed(std.Err, "codexrec summary: ")})
 }

@@ -3,26 +3,27 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/codexrec/codexrec/fixtures"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/upgrade"
 	"github.com/codexrec/codexrec/view"
 )
 
 func init() {
-	register(&command{name: "upgrade", flags: upgradeFlags, run: runUpgrade, interspersed: true,
-		args:    "--from A --to B [--codex-from PATH] [--codex-to PATH] [--install] [--scenarios] [--rerun-both] [--json] [-o report.html] [--keep DIR] [RECORDING...]",
-		summary: "rerun recordings (or the shipped scenarios) on codex A and B, diff each pair, add the schema diff, and say what changes for the client (exit 1 when anything is breaking)"})
+	register(&cli.Command{Name: "upgrade", Flags: upgradeFlags, Run: runUpgrade, Interspersed: true,
+		Args:    "--from A --to B [--codex-from PATH] [--codex-to PATH] [--install] [--scenarios] [--rerun-both] [--json] [-o report.html] [--keep DIR] [RECORDING...]",
+		Summary: "rerun recordings (or the shipped scenarios) on codex A and B, diff each pair, add the schema diff, and say what changes for the client (exit 1 when anything is breaking)"})
 }
 
 type upgradeConfig struct {
 	upgrade.Options
-	out, failOn          string
-	install, json, force bool
+	failOn        string
+	install, json bool
+	out           cli.Output
 }
 
 func upgradeFlags(fs *flag.FlagSet) any {
@@ -35,56 +36,48 @@ func upgradeFlags(fs *flag.FlagSet) any {
 	fs.BoolVar(&c.Scenarios, "scenarios", false, "capture the shipped scenarios on both versions instead of rerunning recordings")
 	fs.BoolVar(&c.RerunBoth, "rerun-both", false, "rerun each recording on --from too, even when it was made with that version")
 	fs.BoolVar(&c.json, "json", false, "write the report as JSON to stdout")
-	fs.StringVar(&c.out, "o", "", "also write the report as a self-contained HTML page to `FILE` (each pair's diff page beside it, in FILE's name + .diffs/)")
-	fs.BoolVar(&c.force, "force", false, "overwrite -o FILE if it exists")
+	c.out.Flags(fs, "also write the report as a self-contained HTML page to `FILE` (each pair's diff page beside it, in FILE's name + .diffs/)", "overwrite -o FILE if it exists")
 	fs.StringVar(&c.Work, "keep", "", "keep the rerun recordings in `DIR` (default: removed)")
 	fs.BoolVar(&c.Experimental, "experimental", false, "compare the experimental schema sets")
 	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when something of this `level` or worse is found: "+failOnHelp+" (error: a breaking recording or schema change; warning adds changed recordings)")
 	return c
 }
 
-func runUpgrade(cfg any, args []string, std stdio) error {
+func runUpgrade(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*upgradeConfig)
 	level, err := parseFailOn(c.failOn)
 	switch {
 	case c.From+c.CodexFrom == "" || c.To+c.CodexTo == "":
-		return usagef("--from and --to are required (or --codex-from and --codex-to)")
+		return cli.Usagef("--from and --to are required (or --codex-from and --codex-to)")
 	case c.Scenarios == (len(args) > 0):
-		return usagef("want recordings, or --scenarios (not both)")
+		return cli.Usagef("want recordings, or --scenarios (not both)")
 	case err != nil:
-		return usagef("%v", err)
-	case c.out == "-":
-		return usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
-	case c.out != "" && !c.force && exists(c.out):
-		return usagef("%s exists (--force overwrites it)", c.out)
+		return cli.Usagef("%v", err)
+	case c.out.Path == "-":
+		return cli.Usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
+	case c.out.Path != "" && !c.out.Force && exists(c.out.Path):
+		return cli.Usagef("%s exists (--force overwrites it)", c.out.Path)
 	}
 	c.Recordings, c.Capture = args, fixtures.CaptureOptions{MCPCommand: mcpCommand(), Codexrec: Version}
-	c.Progress = func(s string) { fmt.Fprintf(std.err, "codexrec upgrade: %s\n", s) }
+	c.Progress = func(s string) { fmt.Fprintf(std.Err, "codexrec upgrade: %s\n", s) }
 	c.Codex = func(v string) (string, error) { return findCodex(v, c.install, true, std) }
-	ctx, stop := interruptible()
+	ctx, stop := cli.Interruptible()
 	defer stop()
 	res, err := upgrade.Run(ctx, c.Options)
 	if err != nil {
 		return err
 	} else if res.SchemaErr != nil {
-		fmt.Fprintf(std.err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
+		fmt.Fprintf(std.Err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
 	}
-	if c.out != "" {
-		if err := view.WriteUpgradeFiles(c.out, res); err != nil {
+	if c.out.Path != "" {
+		if err := view.WriteUpgradeFiles(c.out.Path, res); err != nil {
 			return err
 		}
 	}
-	if c.json {
-		err = res.Report.WriteJSON(std.out)
-	} else { // the report quotes recordings (methods, a server's error messages): masked
-		var b strings.Builder
-		if err = res.Report.WriteText(&b); err == nil {
-			_, err = io.WriteString(std.out, sanitize.MaskText(b.String()))
-		}
-	}
+	err = res.Report.Write(std.Out, c.json)
 	if tier, gate := level.tier(); err == nil && gate {
 		if causes := res.Report.Causes(tier); len(causes) > 0 {
-			return &exitError{exitFindings, fmt.Errorf("%s (--fail-on %s)", sanitize.MaskText(strings.Join(causes, "; ")), c.failOn)}
+			return cli.ExitWith(exitFindings, fmt.Errorf("%s (--fail-on %s)", sanitize.MaskText(strings.Join(causes, "; ")), c.failOn))
 		}
 	}
 	return err

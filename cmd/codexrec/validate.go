@@ -4,12 +4,13 @@ import (
 	"errors"
 	"flag"
 
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/validate"
 )
 
 func init() {
-	register(&command{name: "validate", args: "[flags] FILE...", flags: validateFlags, run: runValidate, interspersed: true,
-		summary: "check every message of recordings against the exact Codex version's protocol schema"})
+	register(&cli.Command{Name: "validate", Args: "[flags] FILE...", Flags: validateFlags, Run: runValidate, Interspersed: true,
+		Summary: "check every message of recordings against the exact Codex version's protocol schema"})
 }
 
 type validateConfig struct {
@@ -27,23 +28,23 @@ func validateFlags(fs *flag.FlagSet) any {
 	return c
 }
 
-func runValidate(cfg any, args []string, std stdio) error {
+func runValidate(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*validateConfig)
 	level, err := parseFailOn(c.failOn)
 	switch {
 	case err != nil:
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	case len(args) == 0:
-		return usagef("no recording to validate")
+		return cli.Usagef("no recording to validate")
 	case c.json && c.jsonl:
-		return usagef("--json and --jsonl exclude each other")
+		return cli.Usagef("--json and --jsonl exclude each other")
 	case c.json:
 		c.opts.Format = validate.JSON
 	case c.jsonl:
 		c.opts.Format = validate.JSONL
 	}
-	c.opts.Fails, c.opts.Log = level.fails, prefixed(std.err, "codexrec validate: ")
-	failed, err := validate.Files(args, std.out, c.opts)
+	c.opts.Fails, c.opts.Log = level.fails, cli.Prefixed(std.Err, "codexrec validate: ")
+	failed, err := validate.Files(args, std.Out, c.opts)
 	if errors.Is(err, validate.ErrUnread) {
 		return verdict(nil, true, false)
 	}

@@ -4,39 +4,33 @@ import (
 	"flag"
 	"io"
 
-	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/view"
 )
 
 func init() {
-	register(&command{name: "view", args: "FILE -o report.html", flags: viewFlags, run: runView, interspersed: true,
-		summary: "write a recording as one self-contained HTML page (two-lane timeline, no network)"})
-}
-
-type viewConfig struct {
-	out   string
-	force bool
+	register(&cli.Command{Name: "view", Args: "FILE -o report.html", Flags: viewFlags, Run: runView, Interspersed: true,
+		Summary: "write a recording as one self-contained HTML page (two-lane timeline, no network)"})
 }
 
 func viewFlags(fs *flag.FlagSet) any {
-	c := &viewConfig{}
-	fs.StringVar(&c.out, "o", "", "write the page to `FILE` (required; - for stdout)")
-	fs.BoolVar(&c.force, "force", false, "overwrite FILE if it exists")
-	return c
+	o := &cli.Output{}
+	o.Flags(fs, "write the page to `FILE` (required; - for stdout)", "overwrite FILE if it exists")
+	return o
 }
 
-func runView(cfg any, args []string, std stdio) error {
-	c := cfg.(*viewConfig)
+func runView(cfg any, args []string, std cli.IO) error {
+	o := cfg.(*cli.Output)
 	if len(args) != 1 {
-		return usagef("want exactly one recording")
+		return cli.Usagef("want exactly one recording")
 	}
-	if c.out == "" {
-		return usagef("-o FILE is required")
+	if o.Path == "" {
+		return cli.Usagef("-o FILE is required")
 	}
 	// The page is written from the file read twice, never held whole.
-	return writeOutput(c.out, c.force, std, func(w io.Writer) error {
-		problems, err := view.Page{Reveal: std.reveal}.WriteHTMLFile(w, args[0])
-		warnProblems(std.err, "view", recordingProblems{&recorder.Recording{Name: args[0], Problems: problems}})
+	return o.Write(std.Out, func(w io.Writer) error {
+		problems, err := view.Page{Reveal: std.Reveal}.WriteHTMLFile(w, args[0])
+		warnProblems(std.Err, "view", args[0], problems)
 		return err
 	})
 }

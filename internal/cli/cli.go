@@ -3,8 +3,11 @@
 // ends them), errors printed as one prefixed line with an exit code, shell
 // completion from the table, a config file's settings bound onto flags, the
 // terminal output layer (internal/termtext) around each command's writers, and
-// profiling hooks. It names no binary, command or flag of its own: main gives its
-// name, version and table (App), and the flags it wants treated specially.
+// profiling hooks, and helpers every command shares: exit codes from a table of
+// errors (Codes), refusals of flags that do not go together (Refuse), a single
+// output (-o FILE or -, --force) and --color. It names no binary or command, and
+// no flag but the conventional ones those helpers register: main gives its name,
+// version and table (App), and the flags it wants treated specially.
 package cli
 
 import (

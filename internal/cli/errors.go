@@ -95,3 +95,113 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// ExitError is an error with the exit code it calls for: Err is what Exit prints,
+// nil when the command already reported everything.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+func (e *ExitError) Unwrap() error { return e.Err }
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// ExitWith is an *ExitError: exit code, printing err (nil: nothing).
+func ExitWith(code int, err error) error { return &ExitError{Code: code, Err: err} }
+
+// Decided reports whether err already says how to exit: an ExitCoder or a
+// UsageError in its chain.
+func Decided(err error) bool {
+	return errors.As(err, new(ExitCoder)) || errors.As(err, new(UsageError))
+}
+
+// Code gives the errors Match matches an exit code, with Hint (the flags that would
+// change it, say) added to the message.
+type Code struct {
+	// Match returns the error to print for err (err itself, or one in its
+	// chain), nil when err is not one of its errors.
+	Match func(err error) error
+	Code  int
+	Hint  string
+}
+
+// Codes is an error-to-exit-code table, the first match deciding.
+type Codes []Code
+
+// Exit is err with its exit code: nil for nil, err itself when it decides already
+// (Decided), else the first matching Code's (its error printed with the hint),
+// else fallback, printing err.
+func (cs Codes) Exit(err error, fallback int) error {
+	if err == nil || Decided(err) {
+		return err
+	}
+	for _, c := range cs {
+		if say := c.Match(err); say != nil {
+			if c.Hint != "" {
+				say = fmt.Errorf("%w%s", say, c.Hint)
+			}
+			return ExitWith(c.Code, say)
+		}
+	}
+	return ExitWith(fallback, err)
+}
+
+// Is matches an error that is one of targets (errors.Is), printing it whole.
+func Is(targets ...error) func(error) error {
+	return func(err error) error {
+		for _, t := range targets {
+			if errors.Is(err, t) {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// As matches an error with a T in its chain (errors.As), printing it whole.
+func As[T error]() func(error) error {
+	return func(err error) error {
+		if errors.As(err, new(T)) {
+			return err
+		}
+		return nil
+	}
+}
+
+// Found matches an error with a T in its chain, printing that T alone (without
+// the context wrapped around it).
+func Found[T error]() func(error) error {
+	return func(err error) error {
+		var t T
+		if errors.As(err, &t) {
+			return t
+		}
+		return nil
+	}
+}
+
+// Refusal is a usage error that applies when a condition holds (When).
+type Refusal struct {
+	bad bool
+	msg string
+}
+
+// When is the usage error msg, applying when bad.
+func When(bad bool, msg string) Refusal { return Refusal{bad, msg} }
+
+// Refuse is the first refusal that applies as a UsageError, else nil: how a
+// command refuses flags and arguments that do not go together.
+func Refuse(rs ...Refusal) error {
+	for _, r := range rs {
+		if r.bad {
+			return Usagef("%s", r.msg)
+		}
+	}
+	return nil
+}

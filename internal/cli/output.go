@@ -1,11 +1,18 @@
 package cli
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/codexrec/codexrec/internal/termtext"
+	"github.com/codexrec/codexrec/recorder"
 )
 
 // Stdout is how the output layer treats a command's stdout.
@@ -96,4 +103,68 @@ func IsTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// AutoColour reports whether text written to w is coloured by default: on a
+// terminal, unless NO_COLOR is set.
+func AutoColour(w io.Writer) bool { return IsTerminal(w) && os.Getenv("NO_COLOR") == "" }
+
+// Colour is the value of the --color flag (Flag registers it): auto (AutoColour),
+// always or never.
+type Colour string
+
+// Flag registers --color, auto by default, with usage as its help.
+func (c *Colour) Flag(fs *flag.FlagSet, usage string) {
+	fs.StringVar((*string)(c), "color", "auto", usage)
+}
+
+// On decides whether the text written to w is coloured; another value than the
+// three is a UsageError.
+func (c Colour) On(w io.Writer) (bool, error) {
+	switch c {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return AutoColour(w), nil
+	}
+	return false, Usagef("--color %q: want auto, always or never", string(c))
+}
+
+// Output is a command's single output: the file -o names, or stdout for "-"; an
+// existing file is replaced only with --force (Flags registers both).
+type Output struct {
+	Path  string
+	Force bool
+}
+
+// Flags registers -o and --force with their help.
+func (o *Output) Flags(fs *flag.FlagSet, pathUsage, forceUsage string) {
+	fs.StringVar(&o.Path, "o", "", pathUsage)
+	fs.BoolVar(&o.Force, "force", false, forceUsage)
+}
+
+// Write writes the output with write: on stdout when Path is "-", else into a
+// file of mode 0600 (it may hold recorded content), written to a temporary file
+// renamed into place (never through a link), refused if it exists without Force.
+func (o Output) Write(stdout io.Writer, write func(io.Writer) error) error {
+	if o.Path == "-" {
+		bw := bufio.NewWriter(stdout)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	err := recorder.WriteFile(o.Path, o.Force, 0o600, write)
+	if errors.Is(err, recorder.ErrExists) {
+		return fmt.Errorf("%s exists (use --force to overwrite)", o.Path)
+	}
+	return err
+}
+
+// Interruptible is a context that SIGINT or SIGTERM cancels: a command's work
+// ended by the user.
+func Interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 }

@@ -66,6 +66,25 @@ type Installation struct {
 	Integrity  string // the registry's integrity string that the package matched
 }
 
+// InstallAll installs each version in turn (Install) and writes the path of its
+// binary on out, one line each; log, when set, is told of each download (version,
+// size, integrity). It stops at the first error.
+func InstallAll(ctx context.Context, versions []string, o Options, out, log io.Writer) error {
+	for _, v := range versions {
+		inst, err := Install(ctx, v, o)
+		if err != nil {
+			return err
+		}
+		if inst.Downloaded && log != nil {
+			fmt.Fprintf(log, "installed codex %s (%.1f MB, %s)\n", v, float64(inst.Bytes)/1e6, inst.Integrity)
+		}
+		if _, err := fmt.Fprintln(out, inst.Path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Install puts the native codex binary of version in the cache unless it is there
 // already, and returns its path. The package is downloaded and unpacked into a
 // temporary folder beside its final place and moved there only once its sha512

@@ -77,6 +77,31 @@ func TestInstallFromRegistry(t *testing.T) {
 	if got, err := codexbin.Find("9.1.0"); err != nil || got != want {
 		t.Errorf("Find = %q, %v", got, err)
 	}
+	// InstallAll prints each path; nothing downloaded, nothing logged.
+	var paths, log bytes.Buffer
+	if err := codexbin.InstallAll(context.Background(), []string{"9.1.0"}, codexbin.Options{Registry: reg.URL, Cache: cache}, &paths, &log); err != nil || paths.String() != want+"\n" || log.Len() != 0 {
+		t.Errorf("InstallAll = %v, printed %q, logged %q", err, paths.String(), log.String())
+	}
+	paths.Reset()
+	err = codexbin.InstallAll(context.Background(), []string{"9.1.0", "9.9.9"}, codexbin.Options{Registry: reg.URL, Cache: cache}, &paths, &log)
+	if err == nil || paths.String() != want+"\n" {
+		t.Errorf("InstallAll of a missing version = %v, printed %q", err, paths.String())
+	}
+}
+
+// TestInstallAllLogs: a download is logged with its size and integrity.
+func TestInstallAllLogs(t *testing.T) {
+	p := host(t)
+	tmp := t.TempDir()
+	reg := npmtest.Serve(t, npmtest.Package{Version: "9.2.0-" + p.NPM,
+		Tarball: npmtest.Tarball(t, tmp, npmtest.CodexEntries(p.Triple, "9.2.0-"+p.NPM, "", "#!/bin/sh\n")...)})
+	var paths, log bytes.Buffer
+	if err := codexbin.InstallAll(context.Background(), []string{"9.2.0"}, codexbin.Options{Registry: reg.URL, Cache: filepath.Join(tmp, "c")}, &paths, &log); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(log.String(), "installed codex 9.2.0 (") || !strings.Contains(log.String(), "MB, sha512-") || !strings.HasSuffix(paths.String(), "/codex\n") {
+		t.Errorf("logged %q, printed %q", log.String(), paths.String())
+	}
 }
 
 // A package that does not match the registry's integrity, or that holds no binary

@@ -2,8 +2,10 @@ package codexbin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"sort"
@@ -51,6 +53,38 @@ func List() (found []Binary, missing []string, err error) {
 	}
 	sort.Strings(missing)
 	return found, missing, nil
+}
+
+// An Entry is a version in a listing (Entries): installed at Path, or pinned
+// (Versions) but not installed.
+type Entry struct {
+	Version   string `json:"version"`
+	Path      string `json:"path,omitempty"`
+	Installed bool   `json:"installed"`
+}
+
+// WriteList writes List on w: one "VERSION  PATH" line per installed binary, or
+// with asJSON a JSON array of Entry, pinned versions not installed too. It returns
+// the pinned versions not installed.
+func WriteList(w io.Writer, asJSON bool) (missing []string, err error) {
+	found, missing, err := List()
+	if err != nil {
+		return nil, err
+	}
+	if asJSON {
+		all := []Entry{}
+		for _, b := range found {
+			all = append(all, Entry{b.Version, b.Path, true})
+		}
+		for _, v := range missing {
+			all = append(all, Entry{Version: v})
+		}
+		return missing, json.NewEncoder(w).Encode(all)
+	}
+	for _, b := range found {
+		fmt.Fprintf(w, "%-10s %s\n", b.Version, b.Path)
+	}
+	return missing, nil
 }
 
 // A PlatformError is a platform name PlatformNamed does not know; Known are the

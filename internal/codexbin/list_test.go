@@ -1,8 +1,11 @@
 package codexbin_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,6 +44,18 @@ func TestList(t *testing.T) {
 	}
 	if len(missing) != len(codexbin.Versions) {
 		t.Errorf("missing = %v; want every pinned version", missing)
+	}
+	var text, js bytes.Buffer
+	if m, err := codexbin.WriteList(&text, false); err != nil || len(m) != len(missing) || text.String() != fmt.Sprintf("%-10s %s\n", "0.1.0", bin) {
+		t.Errorf("WriteList text = %q, %v, %v", text.String(), m, err)
+	}
+	var entries []codexbin.Entry
+	if _, err := codexbin.WriteList(&js, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(js.Bytes(), &entries); err != nil || len(entries) != 1+len(missing) ||
+		entries[0] != (codexbin.Entry{Version: "0.1.0", Path: bin, Installed: true}) || entries[1].Installed || entries[1].Path != "" {
+		t.Errorf("WriteList JSON = %s, %v", js.String(), err)
 	}
 }
 
