@@ -187,6 +187,7 @@ func (s *Session) Frame(f *wire.Frame) error {
 			return s.stage.push(f, verdict{})
 		}
 		s.watch(f)
+		s.watchKeep()
 		return nil
 	}
 	if s.stage != nil {
@@ -252,6 +253,7 @@ type pendingFrame struct {
 	v        verdict
 	next     []byte // the line that follows f in its direction, once known
 	resolved bool   // next is known, or f needs none
+	borrowed bool   // f.Line is the caller's memory (watch, until watchKeep)
 }
 
 // writePending writes the waiting frames from the front: those whose successor is
@@ -402,10 +404,20 @@ func (s *Session) watch(f *wire.Frame) {
 		s.detect(f, nil)
 		return
 	}
-	c := *f
-	c.Line = bytes.Clone(f.Line)
-	s.watching = append(s.watching, pendingFrame{f: &c, resolved: !delta})
+	c := *f // its line is the caller's until watchKeep
+	s.watching = append(s.watching, pendingFrame{f: &c, resolved: !delta, borrowed: true})
 	s.watchPending(false)
+}
+
+// watchKeep copies the lines of the frames still waiting that are the caller's: the
+// stage calls it once done with a batch (the lines lie in its buffer), Frame after
+// each watch. A delta whose successor came in the same batch is never copied.
+func (s *Session) watchKeep() {
+	for i := range s.watching {
+		if p := &s.watching[i]; p.borrowed {
+			p.f.Line, p.borrowed = bytes.Clone(p.f.Line), false
+		}
+	}
 }
 
 // watchPending checks the waiting frames from the front: those whose successor is

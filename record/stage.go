@@ -133,6 +133,9 @@ func (st *stage) run() {
 				st.finish(1, err)
 			}
 		}
+		if st.s.check != nil {
+			st.s.watchKeep() // the waiting deltas' lines are in arena, reused next
+		}
 		if flush && err == nil && st.s.Writer != nil && st.s.check == nil {
 			err = st.s.Writer.Flush()
 		}
