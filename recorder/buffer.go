@@ -51,7 +51,9 @@ func (b *lineBuf) add(m mark, parts ...[]byte) error {
 	for _, p := range parts {
 		n += len(p)
 	}
-	if len(b.buf)+n > lineBufSize {
+	// What is buffered goes first: an entry going straight to the file must follow
+	// it (a 150 KB message after a buffered small one landed before it).
+	if len(b.buf)+n > lineBufSize || n > lineBufSize/2 {
 		if err := b.flush(); err != nil {
 			return err
 		}

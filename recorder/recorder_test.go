@@ -292,3 +292,48 @@ func TestReaderSkipsUnreadableLines(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterKeepsOrderAroundBigEntries: entries of every size around the buffer's
+// bounds (small ones buffered, ones over half the buffer written straight to the
+// file) reach the file in the order they were written; a message of 130 to 256 KB
+// after a small buffered one used to land before it.
+func TestWriterKeepsOrderAroundBigEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	w, err := recorder.Create(path, recorder.Header{}, recorder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := []int{10, 130 << 10, 10, 10, 200 << 10, 255 << 10, 10, 300 << 10, 10, 129 << 10, 127 << 10, 10}
+	for i, n := range sizes {
+		l := []byte(`{"jsonrpc":"2.0","method":"m","params":{"x":"` + strings.Repeat("y", n) + `"}}` + "\n")
+		if err := w.WriteFrame(&wire.Frame{Seq: int64(i + 1), Dir: wire.ServerToClient, Line: l, Msg: wire.Classify(l)}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 6 {
+			if err := w.WriteEntry(recorder.Entry{Type: recorder.TypeMeta, Header: &recorder.Header{CodexVersion: "0.171.0"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(recorder.Trailer{}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recorder.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int64
+	for _, e := range rec.Entries {
+		if e.Type == recorder.TypeFrame {
+			seqs = append(seqs, e.Seq)
+		}
+	}
+	for i, s := range seqs {
+		if s != int64(i+1) {
+			t.Fatalf("frames in the file in the order %v", seqs)
+		}
+	}
+	if len(seqs) != len(sizes) || len(rec.Problems) > 0 {
+		t.Errorf("%d frames of %d, problems %v", len(seqs), len(sizes), rec.Problems)
+	}
+}
