@@ -62,11 +62,9 @@ type Session struct {
 	// caller appending a lifetime to a recording writes the segment entry itself.
 	Segment int
 
-	// pending are frames whose recorded copies wait, in order, for the frame that
-	// follows the first of them, a delta, in its direction: a secret cut between two
-	// deltas is then redacted in both. Forwarding never waits; at most maxPending
-	// frames do.
-	pending []pendingFrame
+	// pending are frames whose recorded copies wait for a delta's successor (see
+	// lookahead). Forwarding never waits.
+	pending lookahead
 	// guardRedacted is what the leak guard had to redact before publishing.
 	guardRedacted []sanitize.Leak
 	// guard follows the recording as it is written (nil without a Guard).
@@ -75,7 +73,7 @@ type Session struct {
 	// the file: its detectors look at each frame as it is written (watch), the
 	// delta frames among watching waiting for their successor.
 	check    *sanitize.Sanitizer
-	watching []pendingFrame
+	watching lookahead
 	// stage, while set, sanitizes and writes the frames on a goroutine of its own
 	// (see stage.go); Frame's goroutine validates them.
 	stage *stage
@@ -187,13 +185,15 @@ func (s *Session) Frame(f *wire.Frame) error {
 			return s.stage.push(f, verdict{})
 		}
 		s.watch(f)
-		s.watchKeep()
+		s.watching.keep() // the proxy reuses f's memory once the tap returns
 		return nil
 	}
 	if s.stage != nil {
 		return s.stage.push(f, v)
 	}
-	return s.record(f, v)
+	err := s.record(f, v)
+	s.pending.keep() // the proxy reuses f's memory once the tap returns
+	return err
 }
 
 // Idle flushes what the session has written so far; with Frame it makes the Session a
@@ -209,19 +209,14 @@ func (s *Session) Idle() error {
 }
 
 // record sanitizes f (v is what its validation found) and writes it, or holds it
-// for a delta's lookahead.
+// for a delta's lookahead, its line borrowed until the caller's pending.keep.
 func (s *Session) record(f *wire.Frame, v verdict) error {
 	if s.Sanitizer == nil {
 		return s.frame(f, nil, v)
 	}
 	// One frame of lookahead for deltas: a delta is sanitized knowing the next
-	// frame of its direction. Frames stay in order; only their writing waits. Of
-	// the next frame, only what the sanitizer reads is kept.
-	for i := range s.pending {
-		if p := &s.pending[i]; !p.resolved && p.f.Dir == f.Dir {
-			p.next, p.resolved = sanitize.Lookahead(f.Line), true
-		}
-	}
+	// frame of its direction. Frames stay in order; only their writing waits.
+	s.pending.saw(f)
 	if len(f.Line) > maxHeld {
 		// A huge line is not copied to wait for its successor: what waits is
 		// written (a frame whose successor is unknown falls back to the edge
@@ -231,37 +226,16 @@ func (s *Session) record(f *wire.Frame, v verdict) error {
 		}
 		return s.frame(f, nil, v)
 	}
-	delta := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`))
-	if !delta && len(s.pending) == 0 {
+	c := *f // its line stays the caller's until pending.keep
+	if !s.pending.hold(&c, v, true) {
 		return s.frame(f, nil, v)
 	}
-	c := *f
-	c.Line = bytes.Clone(f.Line)
-	s.pending = append(s.pending, pendingFrame{f: &c, v: v, resolved: !delta})
 	return s.writePending(false)
 }
 
-// maxPending bounds the frames waiting for a delta's successor.
-const maxPending = 16
-
-// maxHeld is the longest line copied to wait for its successor: a longer one is
-// sanitized without it, so the session never holds a second copy of a huge line.
-const maxHeld = 1 << 20
-
-type pendingFrame struct {
-	f        *wire.Frame
-	v        verdict
-	next     []byte // the line that follows f in its direction, once known
-	resolved bool   // next is known, or f needs none
-	borrowed bool   // f.Line is the caller's memory (watch, until watchKeep)
-}
-
-// writePending writes the waiting frames from the front: those whose successor is
-// known (or that waited past maxPending), or all of them.
+// writePending writes the waiting frames that may go (lookahead.out).
 func (s *Session) writePending(all bool) error {
-	for len(s.pending) > 0 && (all || s.pending[0].resolved || len(s.pending) > maxPending) {
-		p := s.pending[0]
-		s.pending = s.pending[1:]
+	for p, ok := s.pending.out(all); ok; p, ok = s.pending.out(all) {
 		if err := s.frame(p.f, p.next, p.v); err != nil {
 			return err
 		}
@@ -382,50 +356,30 @@ func (s *Session) sanitize(f *wire.Frame, next []byte) {
 }
 
 // watch has the guard's detectors look at f (detect) as a sanitizer would: a delta
-// knowing the frame that follows it in its direction, so it waits for it (at most
-// maxPending frames wait, then they are checked without it).
+// knowing the frame that follows it in its direction, so it waits for it (see
+// lookahead). f's line stays the caller's until watching.keep.
 func (s *Session) watch(f *wire.Frame) {
 	if s.guard.distrusted.Load() {
 		s.watching = nil // the file goes through GuardRedact: nothing more to look at
 		return
 	}
-	for i := range s.watching {
-		if p := &s.watching[i]; !p.resolved && p.f.Dir == f.Dir {
-			p.next, p.resolved = sanitize.Lookahead(f.Line), true
-		}
-	}
+	s.watching.saw(f)
 	if len(f.Line) > maxHeld {
 		s.watchPending(true)
 		s.detect(f, nil)
 		return
 	}
-	delta := f.Dir != wire.Stderr && f.Msg.Kind.IsJSON() && bytes.Contains(f.Line, []byte(`"delta`))
-	if !delta && len(s.watching) == 0 {
+	c := *f
+	if !s.watching.hold(&c, verdict{}, true) {
 		s.detect(f, nil)
 		return
 	}
-	c := *f // its line is the caller's until watchKeep
-	s.watching = append(s.watching, pendingFrame{f: &c, resolved: !delta, borrowed: true})
 	s.watchPending(false)
 }
 
-// watchKeep copies the lines of the frames still waiting that are the caller's: the
-// stage calls it once done with a batch (the lines lie in its buffer), Frame after
-// each watch. A delta whose successor came in the same batch is never copied.
-func (s *Session) watchKeep() {
-	for i := range s.watching {
-		if p := &s.watching[i]; p.borrowed {
-			p.f.Line, p.borrowed = bytes.Clone(p.f.Line), false
-		}
-	}
-}
-
-// watchPending checks the waiting frames from the front: those whose successor is
-// known (or that waited past maxPending), or all of them.
+// watchPending checks the waiting frames that may go (lookahead.out).
 func (s *Session) watchPending(all bool) {
-	for len(s.watching) > 0 && (all || s.watching[0].resolved || len(s.watching) > maxPending) {
-		p := s.watching[0]
-		s.watching = s.watching[1:]
+	for p, ok := s.watching.out(all); ok; p, ok = s.watching.out(all) {
 		s.detect(p.f, p.next)
 	}
 }

@@ -133,10 +133,11 @@ func (st *stage) run() {
 				st.finish(1, err)
 			}
 		}
-		if st.s.check != nil {
-			st.s.watchKeep() // the waiting deltas' lines are in arena, reused next
-		}
-		if flush && err == nil && st.s.Writer != nil && st.s.check == nil {
+		// The frames still waiting keep their own copy: arena is reused next. (A
+		// delta whose successor came in the same batch is never copied.)
+		st.s.pending.keep()
+		st.s.watching.keep()
+		if flush && err == nil && st.s.Writer != nil {
 			err = st.s.Writer.Flush()
 		}
 		n := 0
