@@ -1,6 +1,10 @@
 package sanitize
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/codexrec/codexrec/internal/jsonx"
+)
 
 // FindsAcrossStrings reports whether a known secret shows in the raw text of a JSON
 // message where no walk of the message's strings sees it: across a string's end (a
@@ -10,7 +14,7 @@ import "bytes"
 // guard's scan of the raw line finds it. It costs nothing when no secret has such a
 // form (the usual case). It is safe for concurrent use.
 func (z *Sanitizer) FindsAcrossStrings(msg []byte) bool {
-	for _, n := range z.structural {
+	for _, n := range z.acrossForms {
 		if bytes.Contains(msg, n) {
 			return true
 		}
@@ -48,7 +52,7 @@ var outsideStrings = func() (t [256]bool) {
 // has no string to be redacted in. The entry's own numbers (seq, t) are left.
 func (z *Sanitizer) wholeNumbers(b []byte) []byte {
 	start := bytes.Index(b, []byte(`,"msg":`))
-	if start < 0 || len(z.structural) == 0 {
+	if start < 0 || len(z.acrossForms) == 0 {
 		return b
 	}
 	if out, _ := z.secretNumbers(b, start+len(`,"msg":`), "guard-unlocated", nil); out != nil {
@@ -64,18 +68,15 @@ func (z *Sanitizer) wholeNumbers(b []byte) []byte {
 func (z *Sanitizer) secretNumbers(b []byte, from int, rule string, reds []Redaction) ([]byte, []Redaction) {
 	var out []byte
 	last := 0
-	for i, inString := from, false; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-			continue
+	for i := from; i < len(b); i++ {
+		switch c := b[i]; {
 		case c == '"':
-			inString = true
+			e := jsonx.StringEnd(b, i)
+			if e < 0 {
+				i = len(b) // an unclosed string: no number after it
+				continue
+			}
+			i = e - 1
 			continue
 		case c != '-' && (c < '0' || c > '9'):
 			continue

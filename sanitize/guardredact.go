@@ -35,7 +35,7 @@ func (e *RedactedError) Unwrap() error { return ErrLeak }
 // own.
 func (z *Sanitizer) guardSanitizer() *Sanitizer {
 	g := &Sanitizer{
-		key: z.key, salted: z.salted, secrets: z.secrets, needles: z.needles, guards: z.guards, structural: z.structural,
+		key: z.key, salted: z.salted, secrets: z.secrets, needles: z.needles, guards: z.guards, acrossForms: z.acrossForms,
 		edges: z.edges, allow: z.allow, gitleaks: z.gitleaks, textFrames: true,
 		secretQuestions: map[string]map[string]bool{}, openEdges: map[string]string{}, streams: map[string]streamState{},
 	}

@@ -60,9 +60,9 @@ type Sanitizer struct {
 	// needles[i] are the encodings of secrets[i] the sanitizer searches for; guards[i]
 	// add the forms only the guard looks for (hashes).
 	needles, guards [][][]byte
-	// structural are the forms of the secrets (needles and guards) that can show in
-	// a JSON text where no walk of its strings sees them (FindsAcrossStrings).
-	structural [][]byte
+	// acrossForms are the forms of the secrets (needles and guards) that can show
+	// in a JSON text where no walk of its strings sees them (FindsAcrossStrings).
+	acrossForms [][]byte
 	// edges[i] are the forms of secrets[i] whose pieces are looked for at the edges
 	// of streamed deltas (see edgeSpans).
 	edges [][][]byte
@@ -148,7 +148,7 @@ func newSanitizer(opts Options, gitleaks bool) (*Sanitizer, error) {
 		z.guards = append(z.guards, guard)
 		for _, n := range append(plain[:len(plain):len(plain)], guard...) {
 			if acrossStrings(n) {
-				z.structural = append(z.structural, n)
+				z.acrossForms = append(z.acrossForms, n)
 			}
 		}
 		var edge [][]byte
@@ -291,12 +291,12 @@ func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *look
 	var changed []byte
 	if isJSON() {
 		changed, redactions = z.jsonFrame(content, f, la)
-		if len(z.structural) > 0 {
-			// A known secret written as a number: no string holds it.
-			src := changed
-			if src == nil {
-				src = content
-			}
+		// A known secret written as a number: no string holds it.
+		src := changed
+		if src == nil {
+			src = content
+		}
+		if z.FindsAcrossStrings(src) {
 			var numbers []byte
 			if numbers, redactions = z.secretNumbers(src, 0, "known-secret", redactions); numbers != nil {
 				changed = numbers
