@@ -72,7 +72,7 @@ function metric(name) { return (name in m) ? m[name] : -1 }
     if (metric("base-" c "-cpu-ms") >= 0) printf " %10.1f %10.1f %10.1f", m["base-" c "-cpu-ms"], m["base-" c "-cpu-ms"] - ch, m["base-" c "-wall-ms"]
     printf "\n"
   }
-  printf "  (record-true: defaults; -off: --no-validate --no-sanitize --no-leak-guard; replay: a 42-frame recording; shim-replay: record --mode replay; -child: less the median CPU of the child, true run alone: %.2f ms)\n", child
+  printf "  (record-true: defaults; -off: --no-validate --no-sanitize --no-leak-guard; replay: a 50-frame recording; shim-replay: record --mode replay; -child: less the median CPU of the child, true run alone: %.2f ms)\n", child
 }
 /^BenchmarkHugeLine/ {
   delete m

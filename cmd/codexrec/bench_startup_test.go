@@ -2,18 +2,96 @@ package main_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )
 
-// startupReplay is the recording the start-up bench replays (42 frames).
-const startupReplay = "../../fixtures/hermetic/0.171.0/plain.jsonl"
+// startupFixture is the recording the start-up bench replays, made 50 frames long
+// (startupRecording).
+const startupFixture = "../../fixtures/hermetic/0.171.0/plain.jsonl"
+
+// startupRecording writes startupFixture with its last agent message delta
+// repeated until the recording holds 50 frames, and returns its path.
+func startupRecording(b *testing.B) string {
+	data, err := os.ReadFile(startupFixture)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	frames, last := 0, -1
+	for i, l := range lines {
+		if gjson.GetBytes(l, "type").String() == "frame" {
+			frames++
+			if gjson.GetBytes(l, "msg.method").String() == "item/agentMessage/delta" {
+				last = i
+			}
+		}
+	}
+	const want = 50
+	if last < 0 || frames > want {
+		b.Fatalf("%s: %d frames, no agent message delta to repeat", startupFixture, frames)
+	}
+	var out []byte
+	seq := int64(0)
+	for i, l := range lines {
+		copies := 1
+		if i == last {
+			copies += want - frames
+		}
+		for range copies {
+			switch gjson.GetBytes(l, "type").String() {
+			case "frame":
+				seq++
+				l, err = sjsonSet(l, "seq", seq)
+			case "trailer":
+				l, err = sjsonSet(l, "frames.s2c", gjson.GetBytes(l, "frames.s2c").Int()+int64(want-frames))
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			out = append(out, l...)
+		}
+	}
+	path := filepath.Join(b.TempDir(), "fifty.jsonl")
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	rec, err := recorder.ReadFile(path)
+	if err != nil || len(rec.Problems) > 0 {
+		b.Fatalf("%s: %v %v", path, err, rec.Problems)
+	}
+	n := 0
+	for _, e := range rec.Entries {
+		if e.Type == recorder.TypeFrame {
+			n++
+		}
+	}
+	if n != want {
+		b.Fatalf("%s: %d frames, want %d", path, n, want)
+	}
+	return path
+}
+
+// sjsonSet replaces the number at key (a gjson path) of the JSON object line l.
+func sjsonSet(l []byte, key string, v int64) ([]byte, error) {
+	r := gjson.GetBytes(l, key)
+	if r.Index <= 0 || r.Type != gjson.Number {
+		return nil, fmt.Errorf("no number at %s in %.80s", key, l)
+	}
+	out := append([]byte(nil), l[:r.Index]...)
+	out = strconv.AppendInt(out, v, 10)
+	return append(out, l[r.Index+len(r.Raw):]...), nil
+}
 
 // BenchmarkStartup times whole short runs of codexrec, alternating this build and
 // CODEXREC_BASE's: `record -o F -- true` with defaults and with every stage off, and
@@ -25,6 +103,7 @@ const startupReplay = "../../fixtures/hermetic/0.171.0/plain.jsonl"
 // which scripts/benchtable.awk takes off the record cases (the target does not
 // count the child).
 func BenchmarkStartup(b *testing.B) {
+	startupReplay := startupRecording(b)
 	rec, err := recorder.ReadFile(startupReplay)
 	if err != nil {
 		b.Fatal(err)
