@@ -20,11 +20,12 @@ import (
 type session struct {
 	p *Proxy
 
-	mu      sync.Mutex // guards pending, queued and closed
+	mu      sync.Mutex // guards pending, queued, held and closed
 	room    sync.Cond  // signalled when the tapper takes the queue
 	pending []*batch   // read, not yet tapped, in read order
 	spare   []*batch   // the tapper's last pending, given back for reuse
 	queued  int        // bytes in pending
+	held    bool       // a pump waited for room since the tapper last took the queue
 	closed  bool       // no more frames may be queued
 
 	// What Proxy.ReuseLines reuses (see freeList).
@@ -221,6 +222,7 @@ func (s *session) enqueue(b *batch) bool {
 		// itself wait on this read (the other pump's write to a server that is
 		// blocked writing what this pump would read): a full queue wakes it now.
 		s.forwarded()
+		s.held = true
 		s.room.Wait()
 	}
 	ok := !s.closed
@@ -249,53 +251,43 @@ func (s *session) forwarded() {
 
 // tapper taps the queue whenever a pump forwarded something, and runs Idle each time
 // it has caught up. It returns once the session is closed and the queue is empty.
+//
+// It runs on a thread of lower priority than the pumps' (lowerPriority), so that
+// on busy CPUs forwarding comes first, but only while forwarding does not wait for
+// it: once a pump found the queue full, a goroutine at the pumps' priority taps
+// until the queue is empty, and hands back (a burst tapped at the lower priority
+// slowed forwarding down to its pace). One of the two taps at a time, in turn.
 func (s *session) tapper() {
 	lowerPriority()
 	defer close(s.tapped)
-	tap := s.p.Tap
+	burst, caughtUp := make(chan []*batch), make(chan bool)
+	defer close(burst)
+	go func() {
+		for batches := range burst {
+			closed := false
+			for len(batches) > 0 {
+				s.tapBatches(batches)
+				batches, closed, _ = s.take()
+			}
+			caughtUp <- closed
+		}
+	}()
 	dirty := false
 	for {
-		s.mu.Lock()
-		batches, closed := s.pending, s.closed
-		s.pending, s.spare, s.queued = s.spare, nil, 0
-		s.room.Broadcast()
-		s.mu.Unlock()
-		for _, b := range batches {
-			lost := b.track && !s.outcome(b)
-			for i := range b.frames {
-				f := &b.frames[i]
-				s.p.Seq++
-				f.Seq = s.p.Seq
-				if b.track {
-					if lost {
-						f.Undelivered = true
-						s.res.Undelivered++
-					} else {
-						s.res.LastDelivered = f.Seq
-					}
-				}
-				if f.Dir != wire.Stderr {
-					f.Msg = wire.Classify(f.Line)
-					s.pairer.Observe(f.Dir, &f.Msg)
-				}
-				if tap != nil && s.res.TapErr == nil {
-					s.res.TapErr = tap.Frame(f)
-				}
-				s.progress.Add(1)
-			}
-			s.release(b)
-			dirty = true
+		batches, closed, held := s.take()
+		if len(batches) > 0 && held {
+			burst <- batches
+			closed = <-caughtUp
+			batches, dirty = nil, true
 		}
 		if len(batches) > 0 {
-			clear(batches)
-			s.mu.Lock()
-			s.spare = batches[:0] // two slices taking turns: queueing allocates nothing
-			s.mu.Unlock()
+			s.tapBatches(batches)
+			dirty = true
 			continue // caught up only when a look finds nothing
 		}
 		if dirty {
 			dirty = false
-			if tap != nil && s.res.TapErr == nil {
+			if tap := s.p.Tap; tap != nil && s.res.TapErr == nil {
 				s.res.TapErr = tap.Idle()
 			}
 		}
@@ -304,6 +296,52 @@ func (s *session) tapper() {
 		}
 		<-s.wake
 	}
+}
+
+// take takes what the queue holds; held says a pump waited for room since the last
+// take.
+func (s *session) take() (batches []*batch, closed, held bool) {
+	s.mu.Lock()
+	batches, closed, held = s.pending, s.closed, s.held
+	s.pending, s.spare, s.queued, s.held = s.spare, nil, 0, false
+	s.room.Broadcast()
+	s.mu.Unlock()
+	return batches, closed, held
+}
+
+// tapBatches numbers, classifies and taps the frames of batches, then gives the
+// slice back for queueing.
+func (s *session) tapBatches(batches []*batch) {
+	tap := s.p.Tap
+	for _, b := range batches {
+		lost := b.track && !s.outcome(b)
+		for i := range b.frames {
+			f := &b.frames[i]
+			s.p.Seq++
+			f.Seq = s.p.Seq
+			if b.track {
+				if lost {
+					f.Undelivered = true
+					s.res.Undelivered++
+				} else {
+					s.res.LastDelivered = f.Seq
+				}
+			}
+			if f.Dir != wire.Stderr {
+				f.Msg = wire.Classify(f.Line)
+				s.pairer.Observe(f.Dir, &f.Msg)
+			}
+			if tap != nil && s.res.TapErr == nil {
+				s.res.TapErr = tap.Frame(f)
+			}
+			s.progress.Add(1)
+		}
+		s.release(b)
+	}
+	clear(batches)
+	s.mu.Lock()
+	s.spare = batches[:0] // two slices taking turns: queueing allocates nothing
+	s.mu.Unlock()
 }
 
 // stop ends queueing and waits for the tapper to tap what is queued and run the
