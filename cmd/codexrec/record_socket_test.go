@@ -199,7 +199,7 @@ func TestRecordRefusesListeningCommand(t *testing.T) {
 		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir}, "--upstream URL or a command"},
 		{[]string{"--listen", "ws://localhost", "-o", dir, "--", "codex", "app-server"}, "want ws://HOST:PORT"},
 		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--", "codex", "app-server", "--listen", "unix://"}, "leave --listen unix:// out"},
-		{[]string{"--upstream", "ws://127.0.0.1:1", "-o", out, "--", "codex"}, "need --listen"},
+		{[]string{"--upstream", "ws://127.0.0.1:1", "-o", out, "--", "codex"}, "needs --listen"},
 	} {
 		res := runCodexrec(t, "", nil, append([]string{"record"}, tt.args...)...)
 		if res.code != 2 || !bytes.Contains(res.stderr, []byte(tt.want)) {
