@@ -121,7 +121,7 @@ func modes(m *dropin.SessionOptions, rec *recordConfig, rep *replayConfig, std c
 	if report != nil {
 		note = io.MultiWriter(std.Err, report)
 	}
-	if m.Command != nil {
+	if len(m.Command) > 0 {
 		rep.stale.codex = m.Command[0] // --min-codex installed: the codex that would record
 	}
 	var err error
