@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/internal/cli"
@@ -127,7 +128,9 @@ func settingRefused(err error, memoryMiB int64, hint func(*dropin.SettingError) 
 		return cli.Usagef("%s and %s exclude each other", flag, with)
 	case errors.Is(se, dropin.ErrNegative):
 		return cli.Usagef("%s: %d MiB: want 0 (the default) or more", flag, memoryMiB)
-	case errors.Is(se, dropin.ErrRange) && se.Setting == "Segment":
+	case errors.Is(se, dropin.ErrRange) && strings.HasPrefix(se.Value, "-"):
+		return cli.Usagef("%s %s: segments are numbered from 1", flag, se.Value)
+	case errors.Is(se, dropin.ErrRange):
 		return cli.Usagef("--segment: a socket recording holds one connection; --listen serves segment 1")
 	}
 	return cli.Usagef("%s: %v", flag, se.Err)

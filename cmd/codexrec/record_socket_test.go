@@ -207,3 +207,27 @@ func TestRecordRefusesListeningCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordRefusals: the built binary says record's settings that do not go
+// together (dropin.RecordOptions.Validate's fields) as its flags, exit 2.
+func TestRecordRefusals(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--url-file", filepath.Join(dir, "u"), "-o", out, "--", "codex"}, "--url-file needs --listen ws://HOST:PORT or unix://PATH"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--upstream", "ws://127.0.0.1:1", "--", "codex"}, "--upstream and a command exclude each other"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--memory-budget", "-1", "--", "codex"}, "--memory-budget: -1 MiB: want 0 (the default) or more"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--upstream", "http://x"}, "--upstream: "},
+		{[]string{"--listen", "ws://127.0.0.1:0", "--", "codex"}, "-o DIR is required with --listen"},
+		{[]string{"-o", "-", "--", "codex"}, "-o -: stdout carries the server's messages"},
+		{[]string{"-o", out, "--", "codex", "app-server", "--listen", "ws://127.0.0.1:1"}, "the command listens on ws://127.0.0.1:1, where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- codex app-server"},
+	} {
+		r := runCodexrec(t, "", nil, append([]string{"record"}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec record: "+tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
