@@ -57,7 +57,11 @@ func runRecord(cfg any, args []string, std cli.IO) error {
 	// record (and a recording named in a directory) replaces a former run's.
 	mode, _ := shim.ParseMode(cmp.Or(c.mode, "record"))
 	m := &dropin.SessionOptions{Mode: mode, Command: args, Replace: c.mode != "", Plain: c.mode == ""}
-	err := modes(m, c, replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig), std, nil)
+	var rep *replayConfig // without --mode, or on a socket, record replays nothing
+	if c.mode != "" && !c.o.Socket() {
+		rep = replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig)
+	}
+	err := modes(m, c, rep, std, nil)
 	if err == nil {
 		err = c.check(m.Record, args)
 	}
@@ -114,26 +118,24 @@ func (c *recordConfig) options(std cli.IO) (*dropin.RecordOptions, error) {
 }
 
 // modes fills in m, a drop-in session's settings, from record's flags rec and
-// replay's rep: the notes and the replay's diagnostics go to stderr and, when set,
-// to report too.
+// replay's rep (nil: a session that replays nothing, m.Replay left nil): the
+// notes and the replay's diagnostics go to stderr and, when set, to report too.
 func modes(m *dropin.SessionOptions, rec *recordConfig, rep *replayConfig, std cli.IO, report io.Writer) error {
 	note := std.Err
 	if report != nil {
 		note = io.MultiWriter(std.Err, report)
 	}
+	m.Log = cli.Prefixed(note, "codexrec: ")
+	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
+	var err error
+	if m.Record, err = rec.options(std); err != nil || rep == nil {
+		return err
+	}
 	if len(m.Command) > 0 {
 		rep.stale.codex = m.Command[0] // --min-codex installed: the codex that would record
 	}
-	var err error
-	if m.Record, err = rec.options(std); err != nil {
-		return err
-	}
 	rstd := std
 	rstd.Err = note
-	if m.Replay, err = rep.options(rstd); err != nil {
-		return err
-	}
-	m.Log = cli.Prefixed(note, "codexrec: ")
-	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
-	return nil
+	m.Replay, err = rep.options(rstd)
+	return err
 }
