@@ -56,27 +56,29 @@ func runShimCommand(cfg any, args []string, std cli.IO) error {
 	case len(args) != 2:
 		return cli.Usagef("want shim install DIR")
 	}
-	if _, err := shim.ParseMode(c.st.Mode); err != nil {
-		return cli.Usagef("--mode: %v", err)
-	}
 	// The script runs codexrec's shim exec with the settings it fixes (paths made
 	// absolute), then codex's arguments.
 	exe, err := os.Executable()
-	st, stErr := c.st.Abs()
-	if err = errors.Join(err, stErr); err != nil {
+	if err != nil {
 		return cli.ExitWith(exitUsage, err)
 	}
-	command := []string{exe, "shim", "exec", "--self", shim.Self}
-	for _, f := range [][2]string{{"--mode", st.Mode}, {"--dir", st.Dir}, {"--file", st.File}, {"--codex", st.Codex}, {"--report", st.Report}} {
-		if f[1] != "" {
-			command = append(command, f[:]...)
+	p, err := c.st.Install(args[1], func(st dropin.Standin) []string {
+		command := []string{exe, "shim", "exec", "--self", shim.Self}
+		for _, f := range [][2]string{{"--mode", st.Mode}, {"--dir", st.Dir}, {"--file", st.File}, {"--codex", st.Codex}, {"--report", st.Report}} {
+			if f[1] != "" {
+				command = append(command, f[:]...)
+			}
 		}
-	}
-	p, err := shim.Install(args[1], append(command, "--"))
+		return append(command, "--")
+	})
 	if errors.Is(err, shim.ErrNoShell) {
 		err = fmt.Errorf("%w: on Windows point the client's codex path at a copy of codexrec named codex.exe", err)
 	}
-	if err != nil {
+	var se *dropin.SettingError
+	switch {
+	case errors.As(err, &se):
+		return cli.Usagef("--mode: %v", se.Err)
+	case err != nil:
 		return cli.ExitWith(exitUsage, err)
 	}
 	abs, _ := filepath.Abs(filepath.Dir(p))
