@@ -3,6 +3,8 @@ package dropin
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/codexrec/codexrec/wsproxy"
 )
@@ -17,35 +19,38 @@ var (
 	ErrNegative = errors.New("is negative")
 	// ErrRange: a number out of the setting's range (a segment below 1, another
 	// than 1 on a socket).
-	ErrRange = errors.New("out of range")
+	ErrRange = errors.New("is out of range")
 	// ErrNoCommand: the settings need a command to run, and there is none.
-	ErrNoCommand = errors.New("no command to run")
+	ErrNoCommand = errors.New("is missing")
 	// ErrOwnListen: the command to run on a socket chooses its own listen address
 	// (Value), where the relay starts it on a private one.
-	ErrOwnListen = errors.New("the command chooses its own listen address")
+	ErrOwnListen = errors.New("chooses its own listen address")
 	// ErrListens: the command to record on stdio listens on a socket (Value)
 	// instead, where a stdio proxy sees nothing.
-	ErrListens = errors.New("the command listens on a socket")
+	ErrListens = errors.New("listens on a socket")
 )
 
-// A SettingError is settings of RecordOptions or ReplayOptions that cannot be
-// used together or as given: Setting names the field at fault ("Command" for the
-// command to run), With the other field when two do not go together, Value what
-// the field holds when it says why, and Err the reason: one of the errors above,
-// or a URL's parse error (wsproxy.ParseURL).
+var reasons = []error{ErrNeeds, ErrExcludes, ErrNegative, ErrRange, ErrNoCommand, ErrOwnListen, ErrListens}
+
+// A SettingError is settings of RecordOptions, ReplayOptions or Standin that cannot
+// be used together or as given: Setting names the field at fault ("Command" for
+// the command to run), With the other field when two do not go together, Value
+// what the field holds when it says why, and Err the reason: one of the errors
+// above, or the value's parse error (wsproxy.ParseURL's, shim.ParseMode's).
 type SettingError struct {
 	Setting, With, Value string
 	Err                  error
 }
 
 func (e *SettingError) Error() string {
-	switch {
-	case e.With != "":
-		return fmt.Sprintf("%s %v %s", e.Setting, e.Err, e.With)
-	case e.Value != "":
-		return fmt.Sprintf("%s %q: %v", e.Setting, e.Value, e.Err)
+	msg := e.Setting + ": " + e.Err.Error()
+	if slices.Contains(reasons, e.Err) {
+		msg = strings.TrimSpace(e.Setting + " " + e.Err.Error() + " " + e.With)
 	}
-	return fmt.Sprintf("%s: %v", e.Setting, e.Err)
+	if e.Value != "" {
+		msg += fmt.Sprintf(" (%q)", e.Value)
+	}
+	return msg
 }
 func (e *SettingError) Unwrap() error { return e.Err }
 

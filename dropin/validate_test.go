@@ -53,3 +53,20 @@ func TestValidate(t *testing.T) {
 		t.Errorf("own listen: %v, want ErrOwnListen with the command's URL", err)
 	}
 }
+
+// TestSettingErrorText: a refusal reads as the field and its reason.
+func TestSettingErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		err  *dropin.SettingError
+		want string
+	}{
+		{&dropin.SettingError{Setting: "Upstream", With: "Listen", Err: dropin.ErrNeeds}, "Upstream goes only with Listen"},
+		{&dropin.SettingError{Setting: "Command", Err: dropin.ErrNoCommand}, "Command is missing"},
+		{&dropin.SettingError{Setting: "Segment", Value: "2", Err: dropin.ErrRange}, `Segment is out of range ("2")`},
+		{&dropin.SettingError{Setting: "Listen", Err: errors.New("want ws://HOST:PORT")}, "Listen: want ws://HOST:PORT"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
+		}
+	}
+}
