@@ -5,9 +5,11 @@
 // (shim.Mode: record, replay, auto, passthrough, extend), whether a session records,
 // replays or runs the real codex, naming the recording by the naming rule in a
 // directory; SessionOptions are such a session's settings in one struct, and
-// Standin.Run is codexrec standing in for codex. It parses no flags and chooses no
-// exit codes: its errors are typed for the caller to map, its notes go to the
-// writers it is given.
+// Standin.Run is codexrec standing in for codex. The options' Validate methods
+// refuse settings that do not go together (a *SettingError naming the field), and
+// ReplayOptions.Stale warns of or refuses a stale recording. It parses no flags and
+// chooses no exit codes: its errors are typed for the caller to map, its notes go
+// to the writers it is given.
 package dropin
 
 import (

@@ -13,6 +13,8 @@ import (
 
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/shim"
+	"github.com/codexrec/codexrec/stale"
 	"github.com/codexrec/codexrec/wsproxy"
 	"github.com/codexrec/codexrec/wsreplay"
 )
@@ -25,9 +27,13 @@ type ReplayOptions struct {
 	Server *replay.Server
 	// Segment is the server lifetime of a recording with restarts to serve (0: 1).
 	Segment int
-	// Check, when set, is called with each recording before it is served (a
-	// staleness policy); its error ends the session before it starts.
-	Check func(path string) error
+	// Stale, when set, is the staleness policy applied to each recording before
+	// it is served (stale.Settings.BeforeReplay): a stale recording is warned of
+	// on Log under warn; under fail and rerecord its *stale.RefusedError ends the
+	// session before it starts, as the settings' own errors (*stale.LimitError,
+	// stale.ErrAction) do. Getenv reads CI for it (nil: os.Getenv).
+	Stale  *stale.Settings
+	Getenv func(string) string
 	// Stdout is the client's side of the stdio session (nil: os.Stdout); an eof
 	// fault closes it when it is an io.Closer.
 	Stdout io.Writer
@@ -66,6 +72,23 @@ func (o *ReplayOptions) log() io.Writer {
 	return o.Log
 }
 
+// checkStale applies Stale to the recording at path about to be served: a stale
+// recording is warned of on Log under warn, refused under fail and rerecord.
+func (o *ReplayOptions) checkStale(path string) error {
+	if o.Stale == nil {
+		return nil
+	}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	r, err := o.Stale.BeforeReplay(path, shim.IsCI(getenv))
+	if err == nil && r.Stale() {
+		fmt.Fprintf(o.log(), "warning: stale recording %s\n", r)
+	}
+	return err
+}
+
 // Replay serves the recording at path to the client on in and Stdout. A client
 // that hangs up or is interrupted (SIGINT, SIGTERM, SIGHUP) ends the replay as its
 // input closing would, a second signal aborts it; a write to a client that went
@@ -82,10 +105,8 @@ func (o *ReplayOptions) Replay(ctx context.Context, path string, in io.Reader) e
 	if srv.Script, err = replay.LoadFile(path, seg); err != nil {
 		return err
 	}
-	if o.Check != nil {
-		if err := o.Check(path); err != nil {
-			return err
-		}
+	if err := o.checkStale(path); err != nil {
+		return err
 	}
 	if w := recorder.Warning(path, srv.Script.Problems); w != "" {
 		fmt.Fprintln(o.log(), w)
@@ -112,11 +133,9 @@ func (o *ReplayOptions) ReplaySocket(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	if o.Check != nil {
-		for _, p := range paths {
-			if err := o.Check(p); err != nil {
-				return err
-			}
+	for _, p := range paths {
+		if err := o.checkStale(p); err != nil {
+			return err
 		}
 	}
 	srv := &wsreplay.Server{Recordings: paths, Loop: o.Loop, Log: o.log(), MemoryBudget: o.MemoryBudget,

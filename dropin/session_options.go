@@ -7,7 +7,6 @@ import (
 
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/shim"
-	"github.com/codexrec/codexrec/stale"
 )
 
 // SessionOptions are the settings of a drop-in session as codexrec's commands run
@@ -26,11 +25,14 @@ type SessionOptions struct {
 	// Replace lets a record replace an existing recording (a mode that records was
 	// chosen), as Record.Force does.
 	Replace bool
-	// Stale, when it is stale.Rerecord, records afresh a stale recording (by
-	// StalePolicy's limits) that a stdio session would replay, when there is a
-	// Command and CI is not set; a StalePolicy error leaves the replay to report it.
-	Stale       stale.Action
-	StalePolicy func() (stale.Policy, error)
+	// Plain runs the runner of Mode record or replay on a file target itself, with
+	// no decision to make or note of it (Run): a record that replaces nothing
+	// unless Record.Force, a replay of a recording that must be there.
+	Plain bool
+	// A stale recording (Replay.Stale's limits) that a stdio session would replay
+	// is recorded afresh instead when Replay.Stale's action is stale.Rerecord,
+	// there is a Command and CI is not set; settings that do not parse leave the
+	// replay to report them.
 	// Extended, when set, is given the report of the segment a session in mode
 	// extend recorded; its error, when the session otherwise succeeded, is the
 	// session's.
@@ -61,11 +63,15 @@ func (o *SessionOptions) Session(ctx context.Context) *Session {
 	if rec.Getenv == nil {
 		rec.Getenv = o.Getenv
 	}
+	if rep.Getenv == nil && o.Getenv != nil {
+		r := *rep
+		r.Getenv, rep = o.Getenv, &r
+	}
 	s := &Session{Mode: o.Mode, Command: o.Command, CommandErr: o.CommandErr, Getenv: o.Getenv}
 	s.Decided = func(md shim.Mode, a shim.Action, path string) { fmt.Fprintf(log, "mode %s: %s %s\n", md, a, path) }
 	s.Replaced = func(dir string, n int) { fmt.Fprintf(log, "%s replaced by %d new recording(s)\n", dir, n) }
 	s.Override = func(path string, a shim.Action) shim.Action {
-		if !o.rerecords(s, path, a, log) {
+		if !rerecords(s, rep, path, a, log) {
 			return a
 		}
 		rec.Force = true
@@ -92,25 +98,43 @@ func (o *SessionOptions) Session(ctx context.Context) *Session {
 }
 
 // rerecords reports whether the replay a of the recording at path is to record it
-// afresh instead, as stale (Stale), and says so on log.
-func (o *SessionOptions) rerecords(s *Session, path string, a shim.Action, log io.Writer) bool {
-	if a != shim.Replay || s.Command == nil || o.Stale != stale.Rerecord || o.StalePolicy == nil || shim.IsCI(s.getenv) {
+// afresh instead, as stale (rep.Stale), and says so on log.
+func rerecords(s *Session, rep *ReplayOptions, path string, a shim.Action, log io.Writer) bool {
+	if a != shim.Replay || rep.Stale == nil {
 		return false
 	}
-	p, err := o.StalePolicy()
-	if err != nil {
-		return false // the replay reports it
-	}
-	r, ok := o.Stale.Rerecords(path, p, true, false)
+	r, ok := rep.Stale.Rerecords(path, s.Command != nil, shim.IsCI(s.getenv))
 	if ok {
 		fmt.Fprintf(log, "stale recording %s: recording it afresh\n", r)
 	}
 	return ok
 }
 
-// Run runs the session on stdio with the client on in, its recording target (a
-// file, or a directory of named recordings when it ends in a separator: SetTarget).
+// Run runs what the settings ask of target: when Record listens on a socket
+// (RecordOptions.Socket), RecordSocket of Command into the directory target; when
+// Replay does (its Listen), ReplaySocket of target; under Plain, the runner Mode
+// names on a file target; otherwise the session on stdio with the client on in,
+// its recording target (a file, or a directory of named recordings when it ends in
+// a separator: SetTarget), as Mode decides.
 func (o *SessionOptions) Run(ctx context.Context, target string, in io.Reader) error {
+	rec, rep := o.Record, o.Replay
+	if rec == nil {
+		rec = &RecordOptions{}
+	}
+	if rep == nil {
+		rep = &ReplayOptions{}
+	}
+	plain := o.Plain && !IsDirTarget(target)
+	switch {
+	case rec.Socket():
+		return rec.RecordSocket(ctx, target, o.Command)
+	case rep.Listen != "":
+		return rep.ReplaySocket(ctx, target)
+	case plain && o.Mode == shim.ModeRecord:
+		return rec.Record(ctx, target, o.Command, in)
+	case plain && o.Mode == shim.ModeReplay:
+		return rep.Replay(ctx, target, in)
+	}
 	s := o.Session(ctx)
 	s.SetTarget(target)
 	return s.Run(in)

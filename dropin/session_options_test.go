@@ -12,6 +12,7 @@ import (
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/record"
+	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/stale"
@@ -75,7 +76,7 @@ func TestModesReplaceAndForce(t *testing.T) {
 }
 
 // TestModesStaleRerecord: under stale.Rerecord, a stale recording a session would
-// replay is recorded afresh, said on Log; never under CI, where the replay goes on.
+// replay is recorded afresh, said on Log; never under CI, where the replay refuses it.
 func TestModesStaleRerecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	var log, out bytes.Buffer
@@ -84,15 +85,16 @@ func TestModesStaleRerecord(t *testing.T) {
 	}
 	before, _ := os.ReadFile(path)
 	time.Sleep(10 * time.Millisecond)
-	policy := func() (stale.Policy, error) { return stale.Policy{MaxAge: time.Millisecond}, nil }
 	for _, ci := range []bool{true, false} {
 		log.Reset()
 		m := echoModes(shim.ModeAuto, &log, &out)
-		m.Stale, m.StalePolicy = stale.Rerecord, policy
+		m.Replay.Stale = &stale.Settings{Limits: stale.Limits{MaxAge: "1ms"}, Action: string(stale.Rerecord)}
 		if ci {
 			m.Getenv = func(k string) string { return map[string]string{"CI": "true"}[k] }
 		}
-		if err := m.Run(context.Background(), path, strings.NewReader(echoIn)); err != nil {
+		// Under CI the replay refuses the stale recording it may not record afresh.
+		var re *stale.RefusedError
+		if err := m.Run(context.Background(), path, strings.NewReader(echoIn)); ci != errors.As(err, &re) || !ci && err != nil {
 			t.Fatalf("ci=%v: %v", ci, err)
 		}
 		after, _ := os.ReadFile(path)
@@ -188,5 +190,60 @@ func TestStandinAbs(t *testing.T) {
 	wd, _ := os.Getwd()
 	if err != nil || st.Mode != "auto" || st.Dir != filepath.Join(wd, "rec") || st.Report != filepath.Join(wd, "r.log") || st.File != "" || st.Codex != "" {
 		t.Errorf("%+v, %v", st, err)
+	}
+}
+
+// TestReplayStale: ReplayOptions.Stale warns of a stale recording on Log and
+// serves it under warn; under fail it refuses it (*stale.RefusedError) before
+// serving anything; settings that do not parse are the session's error.
+func TestReplayStale(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	var log, out bytes.Buffer
+	if err := echoModes(shim.ModeRecord, &log, &out).Run(context.Background(), path, strings.NewReader(echoIn)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	for _, tc := range []struct {
+		action, maxAge string
+		refused, bad   bool
+	}{{action: "warn", maxAge: "1ms"}, {action: "fail", maxAge: "1ms", refused: true}, {action: "fail", maxAge: "soon", bad: true}} {
+		log.Reset()
+		out.Reset()
+		rep := &dropin.ReplayOptions{Stdout: &out, Log: &log, Server: &replay.Server{AllowUnused: true},
+			Stale: &stale.Settings{Limits: stale.Limits{MaxAge: tc.maxAge}, Action: tc.action}}
+		err := rep.Replay(context.Background(), path, strings.NewReader(echoIn))
+		var re *stale.RefusedError
+		var le *stale.LimitError
+		switch {
+		case tc.refused && (!errors.As(err, &re) || out.Len() > 0):
+			t.Errorf("%s: %v, client got %q; want a *stale.RefusedError before serving", tc.action, err, out.String())
+		case tc.bad && !errors.As(err, &le):
+			t.Errorf("max age %q: %v, want a *stale.LimitError", tc.maxAge, err)
+		case !tc.refused && !tc.bad && (err != nil || !strings.HasPrefix(log.String(), "warning: stale recording "+path)):
+			t.Errorf("warn: %v, notes %q", err, log.String())
+		}
+	}
+}
+
+// TestModesPlain: under Plain, mode record and replay of a file run the runner
+// itself, with no decision noted; a plain record replaces nothing without
+// Record.Force, Replace or not.
+func TestModesPlain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	var log, out bytes.Buffer
+	for i, mode := range []shim.Mode{shim.ModeRecord, shim.ModeReplay} {
+		m := echoModes(mode, &log, &out)
+		m.Plain = true
+		if err := m.Run(context.Background(), path, strings.NewReader(echoIn)); err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if log.Len() > 0 || out.String() != strings.Repeat(echoIn, i+1) {
+			t.Errorf("%s: notes %q, client got %q", mode, log.String(), out.String())
+		}
+	}
+	m := echoModes(shim.ModeRecord, &log, &out)
+	m.Plain, m.Replace = true, true
+	if err := m.Run(context.Background(), path, strings.NewReader(echoIn)); !errors.Is(err, recorder.ErrExists) {
+		t.Errorf("plain record over a recording: %v, want recorder.ErrExists", err)
 	}
 }

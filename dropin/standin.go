@@ -120,6 +120,22 @@ func (st Standin) Abs() (Standin, error) {
 	return st, nil
 }
 
+// Install writes dir/codex, a script standing in for codex (shim.Install) that
+// runs the command line command gives for st with its paths made absolute (Abs),
+// the settings the script fixes, and returns its path. A Mode that does not parse
+// is a *SettingError of Mode, before anything is written; on Windows the error
+// wraps shim.ErrNoShell.
+func (st Standin) Install(dir string, command func(fixed Standin) []string) (string, error) {
+	if _, err := shim.ParseMode(st.Mode); err != nil {
+		return "", &SettingError{Setting: "Mode", Err: err}
+	}
+	fixed, err := st.Abs()
+	if err != nil {
+		return "", err
+	}
+	return shim.Install(dir, command(fixed))
+}
+
 // Run runs codex's arguments as the stand-in started as self (its argv[0] or
 // path). An app-server session (IsSession) is run as SessionOptions say: settings
 // fills them in, given Mode, Command (the real codex with args, nil when none was

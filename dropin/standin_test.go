@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/codexrec/codexrec/dropin"
@@ -81,5 +83,36 @@ func TestStandinSettings(t *testing.T) {
 	st.Report = "fixed.log"
 	if got := st.ReportFile(); got != "fixed.log" {
 		t.Errorf("ReportFile %q, want the fixed one", got)
+	}
+}
+
+// TestStandinInstall: Install writes the script of the command line given for the
+// settings made absolute; a mode that does not parse is a *SettingError of Mode
+// and writes nothing.
+func TestStandinInstall(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a stand-in script needs a POSIX shell")
+	}
+	dir := t.TempDir()
+	var got dropin.Standin
+	p, err := dropin.Standin{Mode: "replay", Dir: "rec"}.Install(dir, func(st dropin.Standin) []string {
+		got = st
+		return []string{"/bin/echo", "--dir", st.Dir, "--"}
+	})
+	wd, _ := os.Getwd()
+	if err != nil || p != filepath.Join(dir, "codex") || got.Dir != filepath.Join(wd, "rec") || got.Mode != "replay" {
+		t.Fatalf("Install: %q, %v; command given %+v", p, err, got)
+	}
+	if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), filepath.Join(wd, "rec")) {
+		t.Errorf("script %q, %v: want the command with the absolute dir", b, err)
+	}
+	empty := t.TempDir()
+	_, err = dropin.Standin{Mode: "sometimes"}.Install(empty, func(dropin.Standin) []string { t.Error("command asked for a bad mode"); return nil })
+	var se *dropin.SettingError
+	if !errors.As(err, &se) || se.Setting != "Mode" {
+		t.Errorf("bad mode: %v, want a *SettingError of Mode", err)
+	}
+	if names, _ := os.ReadDir(empty); len(names) > 0 {
+		t.Errorf("a bad mode wrote %v", names)
 	}
 }

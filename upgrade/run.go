@@ -65,11 +65,55 @@ type Outcome struct {
 	SchemaErr error
 }
 
+// ErrRequired and ErrExcludes are the reasons of a *SettingError: a setting
+// that must be given, one that excludes another (With).
+var (
+	ErrRequired = errors.New("required")
+	ErrExcludes = errors.New("excludes")
+)
+
+// A SettingError is Options that cannot be run: Setting names the field at fault,
+// With the other one when two exclude each other, Err the reason (ErrRequired,
+// ErrExcludes).
+type SettingError struct {
+	Setting, With string
+	Err           error
+}
+
+func (e *SettingError) Error() string {
+	if e.With != "" {
+		return fmt.Sprintf("%s %v %s", e.Setting, e.Err, e.With)
+	}
+	return fmt.Sprintf("%s %v", e.Setting, e.Err)
+}
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// Validate refuses Options that cannot be run (a *SettingError): From (or
+// CodexFrom) and To (or CodexTo) are required, and either Recordings or
+// Scenarios (ErrRequired when neither, ErrExcludes when both).
+func (o *Options) Validate() error {
+	switch {
+	case o.From == "" && o.CodexFrom == "":
+		return &SettingError{Setting: "From", Err: ErrRequired}
+	case o.To == "" && o.CodexTo == "":
+		return &SettingError{Setting: "To", Err: ErrRequired}
+	case o.Scenarios && len(o.Recordings) > 0:
+		return &SettingError{Setting: "Recordings", With: "Scenarios", Err: ErrExcludes}
+	case !o.Scenarios && len(o.Recordings) == 0:
+		return &SettingError{Setting: "Recordings", Err: ErrRequired}
+	}
+	return nil
+}
+
 // Run reruns each recording (or captures each shipped scenario) on From and To,
 // diffs each pair, adds the schema diff and judges each recording. A recording
 // whose rerun fails is judged breaking with the reason; errors are a *MissingError,
-// a binary's that could not tell its version, or the work directory's.
+// a binary's that could not tell its version, or the work directory's; Options
+// that cannot be run are Validate's *SettingError, before anything runs.
 func Run(ctx context.Context, o Options) (*Outcome, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
 	for _, s := range []struct{ v, bin *string }{{&o.From, &o.CodexFrom}, {&o.To, &o.CodexTo}} {
 		if *s.v == "" && *s.bin != "" {
 			v, err := codexbin.Version(ctx, *s.bin)

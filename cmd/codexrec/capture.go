@@ -82,14 +82,14 @@ func (c *captureConfig) options(std cli.IO) (err error) {
 	} else if _, err := parseFailOn(c.stages.failOn); err != nil {
 		return cli.Usagef("%v", err)
 	}
-	c.stages.version = c.codexVersion // in a capture the binary's version and the schema's are one
+	c.stages.Version = c.codexVersion // in a capture the binary's version and the schema's are one
 	if c.Codex == "" {
 		c.codexVersion = cmp.Or(c.codexVersion, codexbin.Newest)
 		if c.Codex, err = findCodex(c.codexVersion, c.install, true, std); err != nil {
 			return err
 		}
 	}
-	c.Pipeline, c.Codexrec = c.stages.defaults("", nil), Version
+	c.Pipeline, c.Codexrec = c.stages.Defaults, Version
 	if c.verbose {
 		c.Stderr = std.Err
 	}
@@ -111,9 +111,7 @@ func (c *captureConfig) done(cmd string, res *fixtures.CaptureResult, err error,
 	case err != nil:
 		return exitFor(err)
 	}
-	version := cmp.Or(c.codexVersion, "at "+c.Codex)
-	fmt.Fprintf(std.Err, "codexrec %s: %s with codex %s: %d turn(s), %d segment(s), %d model request(s), %.2fs -> %s\n",
-		cmd, res.Scenario, version, len(res.Turns), res.Segments, res.ModelRequests, res.Duration.Seconds(), c.Out)
+	fmt.Fprintf(std.Err, "codexrec %s: %s\n", cmd, res.Summary(cmp.Or(c.codexVersion, "at "+c.Codex), c.Out))
 	return extErr
 }
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/internal/cli"
@@ -83,14 +84,17 @@ func exitFor(err error) error {
 }
 
 // runnerError is the exit status of a record, replay or drop-in run's error, with
-// the flags that would change it: a bad stage setting names its flag, the
-// recorded server's exit status is the session's, then runnerCodes.
+// the flags that would change it: a bad stage or staleness setting names its flag
+// (a stale recording refused exits 1), the recorded server's exit status is the
+// session's, then runnerCodes.
 func runnerError(err error) error {
 	var se *dropin.StagesError
 	var xe *dropin.ExitError
 	switch {
 	case err == nil || cli.Decided(err):
 		return err
+	case staleError(err) != nil:
+		return staleError(err)
 	case errors.As(err, &se):
 		return settingError(se.Err)
 	case errors.As(err, &xe) && xe.Err == nil:
@@ -99,4 +103,35 @@ func runnerError(err error) error {
 		return cli.ExitWith(xe.Code, err)
 	}
 	return runnerCodes.Exit(err, exitUsage)
+}
+
+// dropinFlags name the flags of the drop-in runners' settings (dropin.RecordOptions
+// and ReplayOptions fields).
+var dropinFlags = map[string]string{"Listen": "--listen", "Upstream": "--upstream", "URLFile": "--url-file", "MemoryBudget": "--memory-budget",
+	"Segment": "--segment", "Loop": "--loop", "Token": "--ws-token-file", "Connections": "--connections", "Command": "a command"}
+
+// settingRefused is a usage error saying a drop-in runner's refused setting
+// (*dropin.SettingError) as its flags: hint's message when it has one for it, else
+// by its reason; memoryMiB is --memory-budget's value. Other errors pass.
+func settingRefused(err error, memoryMiB int64, hint func(*dropin.SettingError) string) error {
+	var se *dropin.SettingError
+	if !errors.As(err, &se) {
+		return err
+	} else if h := hint(se); h != "" {
+		return cli.Usagef("%s", h)
+	}
+	flag, with := dropinFlags[se.Setting], dropinFlags[se.With]
+	switch {
+	case errors.Is(se, dropin.ErrNeeds):
+		return cli.Usagef("%s needs %s ws://HOST:PORT or unix://PATH", flag, with)
+	case errors.Is(se, dropin.ErrExcludes):
+		return cli.Usagef("%s and %s exclude each other", flag, with)
+	case errors.Is(se, dropin.ErrNegative):
+		return cli.Usagef("%s: %d MiB: want 0 (the default) or more", flag, memoryMiB)
+	case errors.Is(se, dropin.ErrRange) && strings.HasPrefix(se.Value, "-"):
+		return cli.Usagef("%s %s: segments are numbered from 1", flag, se.Value)
+	case errors.Is(se, dropin.ErrRange):
+		return cli.Usagef("--segment: a socket recording holds one connection; --listen serves segment 1")
+	}
+	return cli.Usagef("%s: %v", flag, se.Err)
 }

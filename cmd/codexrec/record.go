@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/record"
 	"github.com/codexrec/codexrec/shim"
-	"github.com/codexrec/codexrec/stale"
 	"github.com/codexrec/codexrec/wsproxy"
 )
 
@@ -53,52 +53,48 @@ func recordFlags(fs *flag.FlagSet) any {
 
 func runRecord(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*recordConfig)
-	socket := c.o.Listen != "" && !wsproxy.IsStdio(c.o.Listen)
-	if err := c.check(args, socket); err != nil {
-		return err
-	}
-	o, err := c.options(std)
-	switch {
-	case err != nil:
-		return err
-	case socket:
-		return runnerError(o.RecordSocket(context.Background(), c.out, args))
-	case c.mode == "" && !dropin.IsDirTarget(c.out):
-		// Without --mode, record never replaces FILE unless --force; --mode record
-		// (and a recording named in a directory) replaces a former run's.
-		return runnerError(o.Record(context.Background(), c.out, args, std.In))
-	}
+	// Without --mode, record never replaces FILE unless --force (Plain); --mode
+	// record (and a recording named in a directory) replaces a former run's.
 	mode, _ := shim.ParseMode(cmp.Or(c.mode, "record"))
-	m := &dropin.SessionOptions{Mode: mode, Command: args, Replace: c.mode != ""}
-	if err := modes(m, c, replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig), std, nil); err != nil {
+	m := &dropin.SessionOptions{Mode: mode, Command: args, Replace: c.mode != "", Plain: c.mode == ""}
+	var rep *replayConfig // without --mode, or on a socket, record replays nothing
+	if c.mode != "" && !c.o.Socket() {
+		rep = replayFlags(flag.NewFlagSet("replay", flag.ContinueOnError)).(*replayConfig)
+	}
+	err := modes(m, c, rep, std, nil)
+	if err == nil {
+		err = c.check(m.Record, args)
+	}
+	if err != nil {
 		return err
 	}
 	return runnerError(m.Run(context.Background(), c.out, std.In))
 }
 
-// check refuses flags and arguments that do not go together.
-func (c *recordConfig) check(args []string, socket bool) error {
-	l := wsproxy.ListenFlag(args[min(1, len(args)):])
-	_, listenErr := wsproxy.ParseURL(c.o.Listen)
-	_, upErr := wsproxy.ParseURL(c.o.Upstream)
+// check refuses flags and arguments that do not go together: -o's, --mode's, then
+// the runner's settings o (dropin.RecordOptions.Validate).
+func (c *recordConfig) check(o *dropin.RecordOptions, args []string) error {
 	_, modeErr := shim.ParseMode(c.mode)
-	if c.out == "-" { // stdout is the wire the client reads
-		return cli.Usagef("-o -: stdout carries the server's messages to the client; name a FILE (or DIR/) for the recording")
-	}
-	if socket {
-		return cli.Refuse(cli.When(c.out == "", "-o DIR is required with --listen (one recording per connection)"),
-			cli.When(c.o.Upstream == "" && len(args) == 0, "--listen needs --upstream URL or a command: codexrec record --listen "+c.o.Listen+" -o DIR -- codex app-server"),
-			cli.When(c.o.Upstream != "" && len(args) > 0, "--upstream and a command exclude each other"),
-			cli.When(l != "", "leave --listen "+l+" out of the command: record --listen starts it on a private unix socket"),
-			cli.When(listenErr != nil, fmt.Sprintf("--listen: %v", listenErr)),
-			cli.When(c.memoryMiB < 0, fmt.Sprintf("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)),
-			cli.When(c.o.Upstream != "" && upErr != nil, fmt.Sprintf("--upstream: %v", upErr)))
-	}
-	return cli.Refuse(cli.When(c.o.Upstream != "" || c.o.URLFile != "", "--upstream and --url-file need --listen ws://HOST:PORT or unix://PATH"),
+	err := cli.Refuse(cli.When(c.out == "-", "-o -: stdout carries the server's messages to the client; name a FILE (or DIR/) for the recording"), // stdout is the wire the client reads
+		cli.When(o.Socket() && c.out == "", "-o DIR is required with --listen (one recording per connection)"),
 		cli.When(c.out == "", "-o FILE is required"),
-		cli.When(!wsproxy.IsStdio(l), "the command listens on "+l+", where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- "+strings.Join(wsproxy.WithoutListen(args), " ")),
-		cli.When(len(args) == 0, "no command to run: codexrec record -o FILE -- codex app-server"),
-		cli.When(modeErr != nil, fmt.Sprintf("--mode: %v", modeErr)))
+		cli.When(!o.Socket() && modeErr != nil, fmt.Sprintf("--mode: %v", modeErr)))
+	if err != nil {
+		return err
+	}
+	return settingRefused(o.Validate(args), c.memoryMiB, func(se *dropin.SettingError) string {
+		switch {
+		case errors.Is(se, dropin.ErrNoCommand) && o.Socket():
+			return "--listen needs --upstream URL or a command: codexrec record --listen " + o.Listen + " -o DIR -- codex app-server"
+		case errors.Is(se, dropin.ErrNoCommand):
+			return "no command to run: codexrec record -o FILE -- codex app-server"
+		case errors.Is(se, dropin.ErrOwnListen):
+			return "leave --listen " + se.Value + " out of the command: record --listen starts it on a private unix socket"
+		case errors.Is(se, dropin.ErrListens):
+			return "the command listens on " + se.Value + ", where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- " + strings.Join(wsproxy.WithoutListen(args), " ")
+		}
+		return ""
+	})
 }
 
 // options are the record runner's settings the flags describe.
@@ -107,7 +103,7 @@ func (c *recordConfig) options(std cli.IO) (*dropin.RecordOptions, error) {
 		return nil, cli.Usagef("%v", err)
 	}
 	o := c.o
-	o.Stages, o.Version, o.Stdout, o.Stderr, o.MemoryBudget = c.stages.defaults("", nil), Version, std.Out, std.Err, c.memoryMiB<<20
+	o.Stages, o.Version, o.Stdout, o.Stderr, o.MemoryBudget = c.stages.Defaults, Version, std.Out, std.Err, c.memoryMiB<<20
 	o.Log = cli.Prefixed(std.Err, "codexrec record: ")
 	o.Orphan = func(p string) {
 		fmt.Fprintf(std.Err, "codexrec record: %s is a recording a killed codexrec left unpublished; complete it with: codexrec recover %s\n", p, p)
@@ -122,26 +118,24 @@ func (c *recordConfig) options(std cli.IO) (*dropin.RecordOptions, error) {
 }
 
 // modes fills in m, a drop-in session's settings, from record's flags rec and
-// replay's rep: the notes and the replay's diagnostics go to stderr and, when set,
-// to report too.
+// replay's rep (nil: a session that replays nothing, m.Replay left nil): the
+// notes and the replay's diagnostics go to stderr and, when set, to report too.
 func modes(m *dropin.SessionOptions, rec *recordConfig, rep *replayConfig, std cli.IO, report io.Writer) error {
 	note := std.Err
 	if report != nil {
 		note = io.MultiWriter(std.Err, report)
 	}
-	if m.Command != nil {
-		rep.stale.codex = m.Command[0] // --min-codex installed: the codex that would record
-	}
+	m.Log = cli.Prefixed(note, "codexrec: ")
+	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
 	var err error
-	if m.Record, err = rec.options(std); err != nil {
+	if m.Record, err = rec.options(std); err != nil || rep == nil {
 		return err
+	}
+	if len(m.Command) > 0 {
+		rep.stale.codex = m.Command[0] // --min-codex installed: the codex that would record
 	}
 	rstd := std
 	rstd.Err = note
-	if m.Replay, err = rep.options(rstd); err != nil {
-		return err
-	}
-	m.Log, m.Stale, m.StalePolicy = cli.Prefixed(note, "codexrec: "), stale.Action(rep.stale.Action), rep.stale.policy
-	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
-	return nil
+	m.Replay, err = rep.options(rstd)
+	return err
 }

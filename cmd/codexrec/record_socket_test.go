@@ -199,11 +199,35 @@ func TestRecordRefusesListeningCommand(t *testing.T) {
 		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir}, "--upstream URL or a command"},
 		{[]string{"--listen", "ws://localhost", "-o", dir, "--", "codex", "app-server"}, "want ws://HOST:PORT"},
 		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--", "codex", "app-server", "--listen", "unix://"}, "leave --listen unix:// out"},
-		{[]string{"--upstream", "ws://127.0.0.1:1", "-o", out, "--", "codex"}, "need --listen"},
+		{[]string{"--upstream", "ws://127.0.0.1:1", "-o", out, "--", "codex"}, "needs --listen"},
 	} {
 		res := runCodexrec(t, "", nil, append([]string{"record"}, tt.args...)...)
 		if res.code != 2 || !bytes.Contains(res.stderr, []byte(tt.want)) {
 			t.Errorf("record %q: exit %d, stderr %s; want 2 saying %q", tt.args, res.code, res.stderr, tt.want)
+		}
+	}
+}
+
+// TestRecordRefusals: the built binary says record's settings that do not go
+// together (dropin.RecordOptions.Validate's fields) as its flags, exit 2.
+func TestRecordRefusals(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--url-file", filepath.Join(dir, "u"), "-o", out, "--", "codex"}, "--url-file needs --listen ws://HOST:PORT or unix://PATH"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--upstream", "ws://127.0.0.1:1", "--", "codex"}, "--upstream and a command exclude each other"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--memory-budget", "-1", "--", "codex"}, "--memory-budget: -1 MiB: want 0 (the default) or more"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "-o", dir, "--upstream", "http://x"}, "--upstream: "},
+		{[]string{"--listen", "ws://127.0.0.1:0", "--", "codex"}, "-o DIR is required with --listen"},
+		{[]string{"-o", "-", "--", "codex"}, "-o -: stdout carries the server's messages"},
+		{[]string{"-o", out, "--", "codex", "app-server", "--listen", "ws://127.0.0.1:1"}, "the command listens on ws://127.0.0.1:1, where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- codex app-server"},
+	} {
+		r := runCodexrec(t, "", nil, append([]string{"record"}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec record: "+tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
 		}
 	}
 }

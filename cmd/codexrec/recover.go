@@ -19,7 +19,7 @@ type recoverConfig struct {
 	record.RecoverOptions
 	out     string
 	noGuard bool
-	flags   sanitizeFlags
+	flags   sanitize.Config
 }
 
 func recoverFlags(fs *flag.FlagSet) any {
@@ -27,7 +27,7 @@ func recoverFlags(fs *flag.FlagSet) any {
 	fs.StringVar(&c.out, "o", "", "publish as `FILE` (default: the name the recording was started for)")
 	fs.BoolVar(&c.Force, "force", false, "replace FILE if it exists (a regular file or a symbolic link)")
 	fs.BoolVar(&c.noGuard, "no-leak-guard", false, "publish even if the recording holds secret-shaped values (dangerous)")
-	c.flags.register(fs, false)
+	sanitizeFlags(fs, &c.flags, false)
 	return c
 }
 
@@ -39,7 +39,7 @@ func runRecover(cfg any, args []string, std cli.IO) (err error) {
 		return cli.Usagef("-o -: recover publishes the recording as a file in place of the temporary one; name a FILE")
 	}
 	if !c.noGuard {
-		if c.Guard, _, err = c.flags.sanitizer(""); err != nil {
+		if c.Guard, _, err = sanitizer(c.flags, ""); err != nil {
 			return err
 		}
 	}

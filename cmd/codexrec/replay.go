@@ -12,7 +12,6 @@ import (
 	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/shim"
-	"github.com/codexrec/codexrec/wsproxy"
 	"github.com/codexrec/codexrec/wsreplay"
 )
 
@@ -74,24 +73,19 @@ func runReplay(cfg any, args []string, std cli.IO) error {
 	mode, modeErr := shim.ParseMode(c.mode)
 	socket := c.o.Listen != ""
 	err := cli.Refuse(cli.When(len(args) == 0, "want exactly one recording"),
-		cli.When(!socket && (c.o.Loop || c.o.URLFile != "" || c.tokenFile != "" || c.o.Connections != 0), "--loop, --url-file, --ws-token-file and --connections need --listen URL"),
+		cli.When(!socket && c.tokenFile != "", needsListen),
 		cli.When(socket && len(args) != 1, "--listen serves exactly one recording or directory"),
 		cli.When(!socket && len(args) > 1 && (args[1] != "--" || len(args) == 2), "want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough"),
 		cli.When(!socket && modeErr != nil, fmt.Sprintf("--mode: %v", modeErr)))
+	if err == nil && !socket { // the socket's settings are refused here, not in a shim's stdio session
+		err = settingRefused(c.o.Validate(), c.memoryMiB, replayHint)
+	}
 	if err != nil {
 		return err
 	}
-	if socket || mode == shim.ModeReplay && !dropin.IsDirTarget(args[0]) {
-		o, err := c.options(std)
-		switch {
-		case err != nil:
-			return err
-		case socket:
-			return runnerError(o.ReplaySocket(context.Background(), args[0]))
-		}
-		return runnerError(o.Replay(context.Background(), args[0], std.In))
-	}
-	m := &dropin.SessionOptions{Mode: mode, Replace: true, CommandErr: errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")}
+	// --mode replay of a FILE serves it (Plain); a directory or another mode is a
+	// drop-in session.
+	m := &dropin.SessionOptions{Mode: mode, Replace: true, Plain: true, CommandErr: errors.New("no command to record: codexrec replay --mode " + c.mode + " FILE -- codex app-server")}
 	if len(args) > 2 {
 		m.Command, m.CommandErr = args[2:], nil
 	}
@@ -103,7 +97,7 @@ func runReplay(cfg any, args []string, std cli.IO) error {
 
 // options are the replay runner's settings the flags describe; std.Err receives
 // the diagnostics.
-func (c *replayConfig) options(std cli.IO) (*dropin.ReplayOptions, error) {
+func (c *replayConfig) options(std cli.IO) (_ *dropin.ReplayOptions, err error) {
 	if c.o.Segment < 1 {
 		return nil, cli.Usagef("--segment %d: segments are numbered from 1", c.o.Segment)
 	}
@@ -117,24 +111,30 @@ func (c *replayConfig) options(std cli.IO) (*dropin.ReplayOptions, error) {
 	}
 	o := c.o
 	o.Server, o.Stdout, o.Stderr, o.Log = &srv, std.Out, std.Err, cli.Prefixed(std.Err, "codexrec replay: ")
-	o.Check = func(path string) error { return checkStale(&c.stale, path, std.Err) }
+	o.Stale = &c.stale.Settings
 	o.MemoryBudget = c.memoryMiB << 20
 	if o.Listen == "" {
 		return &o, nil
-	}
-	_, urlErr := wsproxy.ParseURL(o.Listen)
-	err := cli.Refuse(cli.When(o.Segment != 1, "--segment: a socket recording holds one connection; --listen serves segment 1"),
-		cli.When(urlErr != nil, fmt.Sprintf("--listen: %v", urlErr)),
-		cli.When(c.memoryMiB < 0, fmt.Sprintf("--memory-budget: %d MiB: want 0 (the default) or more", c.memoryMiB)))
-	if err != nil {
-		return nil, err
 	}
 	if c.tokenFile != "" {
 		if o.Token, err = wsreplay.ReadToken(c.tokenFile); err != nil {
 			return nil, cli.ExitWith(exitUsage, fmt.Errorf("--ws-token-file: %w", err))
 		}
 	}
+	if err := settingRefused(o.Validate(), c.memoryMiB, replayHint); err != nil {
+		return nil, err
+	}
 	return &o, nil
+}
+
+const needsListen = "--loop, --url-file, --ws-token-file and --connections need --listen URL"
+
+// replayHint is replay's message for a refused setting (settingRefused).
+func replayHint(se *dropin.SettingError) string {
+	if errors.Is(se, dropin.ErrNeeds) {
+		return needsListen
+	}
+	return ""
 }
 
 // replayFlagOf names the flag of a replay setting a diagnosis suggests.

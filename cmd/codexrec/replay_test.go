@@ -313,3 +313,27 @@ func TestReplayRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayRefusals: the built binary says replay's settings that do not go
+// together (dropin.ReplayOptions.Validate's fields) as its flags, exit 2.
+func TestReplayRefusals(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "r.jsonl")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--loop", rec}, "--loop, --url-file, --ws-token-file and --connections need --listen URL"},
+		{[]string{"--connections", "2", rec}, "--loop, --url-file, --ws-token-file and --connections need --listen URL"},
+		{[]string{"--ws-token-file", rec, rec}, "--loop, --url-file, --ws-token-file and --connections need --listen URL"},
+		{[]string{"--segment", "-1", rec}, "--segment -1: segments are numbered from 1"},
+		{[]string{"--segment", "0", rec}, "--segment 0: segments are numbered from 1"},
+		{[]string{"--listen", "ws://127.0.0.1:0", "--segment", "2", rec}, "--segment: a socket recording holds one connection"},
+		{[]string{"--listen", "ws://localhost", rec}, "--listen: "},
+		{[]string{"--listen", "ws://127.0.0.1:0", "--memory-budget", "-1", rec}, "--memory-budget: -1 MiB: want 0 (the default) or more"},
+	} {
+		r := runCodexrec(t, "", nil, append([]string{"replay"}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec replay: "+tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

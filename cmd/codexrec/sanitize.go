@@ -19,14 +19,14 @@ func init() {
 type sanitizeConfig struct {
 	out     cli.Output
 	noMaps  bool
-	sanFlag sanitizeFlags
+	sanFlag sanitize.Config
 }
 
 func sanitizeCmdFlags(fs *flag.FlagSet) any {
 	c := &sanitizeConfig{}
 	c.out.Flags(fs, "write the sanitized recording to `FILE` (required; - for stdout)", "overwrite FILE if it exists")
 	fs.BoolVar(&c.noMaps, "no-default-maps", false, "map only the --map paths, not this machine's cwd, home, temp dir and CODEX_HOME")
-	c.sanFlag.register(fs, true)
+	sanitizeFlags(fs, &c.sanFlag, true)
 	settings.Apply("sanitize", fs)
 	return c
 }
@@ -44,7 +44,7 @@ func runSanitize(cfg any, args []string, std cli.IO) (err error) {
 			return err
 		}
 	}
-	z, names, err := c.sanFlag.sanitizer(cwd)
+	z, names, err := sanitizer(c.sanFlag, cwd)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/codexrec/codexrec/internal/cli"
+	"github.com/codexrec/codexrec/sanitize"
 )
 
 func init() {
@@ -13,14 +14,14 @@ func init() {
 		Flags: func(fs *flag.FlagSet) any {
 			c := &scanConfig{}
 			fs.BoolVar(&c.json, "json", false, "print what was found as one JSON document on stdout (masked previews only)")
-			c.flags.register(fs, false)
+			sanitizeFlags(fs, &c.flags, false)
 			return c
 		}})
 }
 
 type scanConfig struct {
 	json  bool
-	flags sanitizeFlags
+	flags sanitize.Config
 }
 
 func runScan(cfg any, args []string, std cli.IO) error {
@@ -28,7 +29,7 @@ func runScan(cfg any, args []string, std cli.IO) error {
 	if len(args) == 0 {
 		return cli.Usagef("no file to scan")
 	}
-	z, _, err := c.flags.sanitizer("")
+	z, _, err := sanitizer(c.flags, "")
 	if err != nil {
 		return err
 	}

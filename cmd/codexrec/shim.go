@@ -12,7 +12,6 @@ import (
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/internal/cli"
-	"github.com/codexrec/codexrec/sanitize"
 	"github.com/codexrec/codexrec/shim"
 )
 
@@ -57,27 +56,29 @@ func runShimCommand(cfg any, args []string, std cli.IO) error {
 	case len(args) != 2:
 		return cli.Usagef("want shim install DIR")
 	}
-	if _, err := shim.ParseMode(c.st.Mode); err != nil {
-		return cli.Usagef("--mode: %v", err)
-	}
 	// The script runs codexrec's shim exec with the settings it fixes (paths made
 	// absolute), then codex's arguments.
 	exe, err := os.Executable()
-	st, stErr := c.st.Abs()
-	if err = errors.Join(err, stErr); err != nil {
+	if err != nil {
 		return cli.ExitWith(exitUsage, err)
 	}
-	command := []string{exe, "shim", "exec", "--self", shim.Self}
-	for _, f := range [][2]string{{"--mode", st.Mode}, {"--dir", st.Dir}, {"--file", st.File}, {"--codex", st.Codex}, {"--report", st.Report}} {
-		if f[1] != "" {
-			command = append(command, f[:]...)
+	p, err := c.st.Install(args[1], func(st dropin.Standin) []string {
+		command := []string{exe, "shim", "exec", "--self", shim.Self}
+		for _, f := range [][2]string{{"--mode", st.Mode}, {"--dir", st.Dir}, {"--file", st.File}, {"--codex", st.Codex}, {"--report", st.Report}} {
+			if f[1] != "" {
+				command = append(command, f[:]...)
+			}
 		}
-	}
-	p, err := shim.Install(args[1], append(command, "--"))
+		return append(command, "--")
+	})
 	if errors.Is(err, shim.ErrNoShell) {
 		err = fmt.Errorf("%w: on Windows point the client's codex path at a copy of codexrec named codex.exe", err)
 	}
-	if err != nil {
+	var se *dropin.SettingError
+	switch {
+	case errors.As(err, &se):
+		return cli.Usagef("--mode: %v", se.Err)
+	case err != nil:
 		return cli.ExitWith(exitUsage, err)
 	}
 	abs, _ := filepath.Abs(filepath.Dir(p))
@@ -89,12 +90,13 @@ func runShimCommand(cfg any, args []string, std cli.IO) error {
 // (dropin.Standin.Run), its report (--report, else CODEXREC_LOG) and its errors
 // said as codex's.
 func shimMain(self string, c *shimConfig, args []string, std cli.IO) error {
+	const as = "codexrec (as codex): "
 	if err := settings.Load(""); err != nil {
-		return asCodex(err, std, nil)
+		return app.SayAs(err, as, std.Err, nil)
 	}
 	f, err := c.st.OpenReport(args)
 	if err != nil {
-		return asCodex(cli.ExitWith(exitUsage, err), std, nil)
+		return app.SayAs(cli.ExitWith(exitUsage, err), as, std.Err, nil)
 	}
 	var report io.Writer
 	if f != nil {
@@ -104,54 +106,19 @@ func shimMain(self string, c *shimConfig, args []string, std cli.IO) error {
 	err = c.st.Run(context.Background(), self, args, std.In, func(m *dropin.SessionOptions, listen string) error {
 		// A shim has no command line of its own: record's and replay's flags come
 		// from the environment.
-		rec, err := envFlags[*recordConfig](dropin.RecordFlagsEnv, c.st.RecordArgs(), recordFlags)
+		rec, err := app.ParseWords("record", dropin.RecordFlagsEnv, c.st.RecordArgs())
 		if err != nil {
 			return err
 		}
-		rep, err := envFlags[*replayConfig](dropin.ReplayFlagsEnv, c.st.ReplayArgs(), replayFlags)
+		rep, err := app.ParseWords("replay", dropin.ReplayFlagsEnv, c.st.ReplayArgs())
 		if err != nil {
 			return err
 		}
 		if listen != "" {
-			rep.o.Listen = listen
+			rep.(*replayConfig).o.Listen = listen
 		}
 		m.Replace = true
-		return modes(m, rec, rep, std, report)
+		return modes(m, rec.(*recordConfig), rep.(*replayConfig), std, report)
 	})
-	return asCodex(runnerError(err), std, report)
-}
-
-// envFlags parses a stand-in's flags of a command (flags) from the words args of
-// the environment variable env.
-func envFlags[T any](env string, args []string, flags func(*flag.FlagSet) any) (T, error) {
-	fs := flag.NewFlagSet(env, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	cfg := flags(fs).(T)
-	err := fs.Parse(args)
-	if err == nil && fs.NArg() > 0 {
-		err = fmt.Errorf("unexpected %q", fs.Arg(0))
-	}
-	if err != nil {
-		return cfg, cli.ExitWith(exitUsage, fmt.Errorf("%s: %v", env, err))
-	}
-	return cfg, nil
-}
-
-// asCodex prints err as codexrec standing in for codex (not as the shim command the
-// script runs), with its exit status on report too when set, and returns its exit
-// status alone.
-func asCodex(err error, std cli.IO, report io.Writer) error {
-	var ee *cli.ExitError
-	if err == nil {
-		return nil
-	} else if !errors.As(err, &ee) {
-		ee = &cli.ExitError{Code: exitUsage, Err: err}
-	}
-	if report != nil {
-		fmt.Fprintf(report, "codexrec (as codex): exit %d: %s\n", ee.Code, sanitize.MaskText(err.Error()))
-	}
-	if ee.Err != nil {
-		fmt.Fprintf(std.Err, "codexrec (as codex): %s\n", sanitize.MaskText(ee.Err.Error()))
-	}
-	return cli.ExitWith(ee.Code, nil)
+	return app.SayAs(runnerError(err), as, std.Err, report)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/codexrec/codexrec/internal/cli"
@@ -36,7 +35,7 @@ func runShow(cfg any, args []string, std cli.IO) error {
 	if o.JSON && (o.Follow || o.Raw || o.Deltas) {
 		return cli.Usagef("--json is the whole recording's frames: not with --follow, --raw or --deltas")
 	}
-	o.Out, o.Color, o.Log = std.Out, cli.IsTerminal(std.Out) && os.Getenv("NO_COLOR") == "", cli.Prefixed(std.Err, "codexrec show: ")
+	o.Out, o.Color, o.Log = std.Out, cli.AutoColour(std.Out), cli.Prefixed(std.Err, "codexrec show: ")
 	o.Gone = func(tmp string) {
 		fmt.Fprintf(std.Err, "codexrec show: the codexrec writing %s is gone (killed?); complete it with: codexrec recover %s\n", tmp, tmp)
 	}

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/internal/codexbin"
-	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/stale"
 )
 
@@ -34,6 +32,7 @@ func (s *staleFlags) register(fs *flag.FlagSet, withAction bool) {
 }
 
 // staleError says a stale setting's error as its flag; a refused recording exits 1.
+// It is nil for an error that is not staleness's.
 func staleError(err error) error {
 	var le *stale.LimitError
 	var re *stale.RefusedError
@@ -49,29 +48,7 @@ func staleError(err error) error {
 	case errors.Is(err, stale.ErrNoLimit):
 		return cli.Usagef("--stale: want --max-age or --min-codex (or CODEXREC_MAX_AGE, CODEXREC_MIN_CODEX)")
 	}
-	return cli.Usagef("%v", err)
-}
-
-// checkStale warns of, or refuses, a stale recording about to be replayed.
-func checkStale(s *staleFlags, path string, w io.Writer) error {
-	r, err := s.BeforeReplay(path, shim.IsCI(os.Getenv))
-	if err != nil {
-		return staleError(err)
-	}
-	if r.Stale() {
-		fmt.Fprintf(w, "codexrec replay: warning: stale recording %s\n", r)
-	}
 	return nil
-}
-
-// policy is the settings parsed, their errors said as flags (drop-in sessions ask
-// for it only when a stale recording might be recorded afresh).
-func (s *staleFlags) policy() (stale.Policy, error) {
-	p, _, err := s.Policy()
-	if err != nil {
-		return p, staleError(err)
-	}
-	return p, nil
 }
 
 // runStaleCheck is check --stale: each stale recording under the arguments, one
@@ -82,7 +59,7 @@ func runStaleCheck(s *staleFlags, args []string, std cli.IO) error {
 	}
 	l, err := s.List(std.Out, cli.Prefixed(std.Err, "codexrec check: "), args)
 	if err != nil {
-		return staleError(err)
+		return cmp.Or(staleError(err), cli.Usagef("%v", err))
 	}
 	return verdict(nil, l.Unread != nil, l.Stale > 0)
 }

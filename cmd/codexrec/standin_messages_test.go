@@ -57,3 +57,16 @@ func productTerms(t *testing.T, r result, prefix, msg string) {
 		}
 	}
 }
+
+// TestShimInstallBadMode: the built binary refuses a --mode that does not parse
+// (dropin.Standin.Install's SettingError, said as the flag) and writes no script.
+func TestShimInstallBadMode(t *testing.T) {
+	dir := t.TempDir()
+	r := runCodexrec(t, "", nil, "shim", "install", "--mode", "sometimes", dir)
+	if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec shim: --mode: ") || !strings.Contains(string(r.stderr), "see codexrec help shim") {
+		t.Errorf("exit %d, stderr %q; want 2 and the --mode usage error", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "codex")); err == nil {
+		t.Error("a refused install wrote the script")
+	}
+}

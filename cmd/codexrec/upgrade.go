@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -47,10 +48,6 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*upgradeConfig)
 	level, err := parseFailOn(c.failOn)
 	switch {
-	case c.From+c.CodexFrom == "" || c.To+c.CodexTo == "":
-		return cli.Usagef("--from and --to are required (or --codex-from and --codex-to)")
-	case c.Scenarios == (len(args) > 0):
-		return cli.Usagef("want recordings, or --scenarios (not both)")
 	case err != nil:
 		return cli.Usagef("%v", err)
 	case c.out.Path == "-":
@@ -64,7 +61,11 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 	ctx, stop := cli.Interruptible()
 	defer stop()
 	res, err := upgrade.Run(ctx, c.Options)
-	if err != nil {
+	var se *upgrade.SettingError
+	if errors.As(err, &se) {
+		return cli.Usagef("%s", map[string]string{"From": "--from and --to are required (or --codex-from and --codex-to)",
+			"To": "--from and --to are required (or --codex-from and --codex-to)", "Recordings": "want recordings, or --scenarios (not both)"}[se.Setting])
+	} else if err != nil {
 		return err
 	} else if res.SchemaErr != nil {
 		fmt.Fprintf(std.Err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))

@@ -161,3 +161,22 @@ func TestUpgradeCodexPaths(t *testing.T) {
 		t.Errorf("an upgrade without installed binaries does not say how to install them: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestUpgradeRefusals: the built binary refuses upgrade's settings that cannot
+// run (upgrade.Options.Validate) by their flags, exit 2, before running anything.
+func TestUpgradeRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--to", "0.171.0", "--scenarios"}, "--from and --to are required (or --codex-from and --codex-to)"},
+		{[]string{"--from", "0.171.0", "--scenarios"}, "--from and --to are required"},
+		{[]string{"--from", "0.171.0", "--to", "0.171.0"}, "want recordings, or --scenarios (not both)"},
+		{[]string{"--from", "0.171.0", "--to", "0.171.0", "--scenarios", "x.jsonl"}, "want recordings, or --scenarios (not both)"},
+	} {
+		r := runCodexrec(t, "", nil, append([]string{"upgrade"}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(string(r.stderr), "codexrec upgrade: "+tc.want) || len(r.stdout) > 0 {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

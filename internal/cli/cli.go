@@ -5,7 +5,9 @@
 // terminal output layer (internal/termtext) around each command's writers, and
 // profiling hooks, and helpers every command shares: exit codes from a table of
 // errors (Codes), refusals of flags that do not go together (Refuse), a single
-// output (-o FILE or -, --force) and --color. It names no binary or command, and
+// output (-o FILE or -, --force) and --color, a command's flags parsed from words
+// such as an environment variable's (ParseWords), and an error said once under
+// another name (SayAs). It names no binary or command, and
 // no flag but the conventional ones those helpers register: main gives its name,
 // version and table (App), and the flags it wants treated specially.
 package cli
