@@ -14,6 +14,11 @@ import (
 // its notes go. Session turns them into a Session with the library's runners. The
 // zero value is a session in mode auto with no command, recorded and replayed with
 // the zero RecordOptions and ReplayOptions, saying nothing.
+//
+// A stale recording (Replay.Stale's limits) that a stdio session would replay is
+// recorded afresh instead when Replay.Stale's action is stale.Rerecord, there is a
+// Command and CI is not set; settings that do not parse leave the replay to report
+// them.
 type SessionOptions struct {
 	Mode       shim.Mode
 	Command    []string // the real app-server to run; nil when there is none
@@ -29,10 +34,6 @@ type SessionOptions struct {
 	// no decision to make or note of it (Run): a record that replaces nothing
 	// unless Record.Force, a replay of a recording that must be there.
 	Plain bool
-	// A stale recording (Replay.Stale's limits) that a stdio session would replay
-	// is recorded afresh instead when Replay.Stale's action is stale.Rerecord,
-	// there is a Command and CI is not set; settings that do not parse leave the
-	// replay to report them.
 	// Extended, when set, is given the report of the segment a session in mode
 	// extend recorded; its error, when the session otherwise succeeded, is the
 	// session's.
