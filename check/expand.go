@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/codexrec/codexrec/setting"
 	"io"
 	"io/fs"
 	"os"
@@ -42,13 +43,7 @@ func Expand(paths []string) []string {
 
 // SettingError is a rule setting that could not be used: Setting is "Disable" or
 // "Severity", Value the entry.
-type SettingError struct {
-	Setting, Value string
-	Err            error
-}
-
-func (e *SettingError) Error() string { return fmt.Sprintf("%s %q: %v", e.Setting, e.Value, e.Err) }
-func (e *SettingError) Unwrap() error { return e.Err }
+type SettingError = setting.Error
 
 // ParseSettings reads rule settings as a user writes them: ids to disable and
 // RULE=LEVEL overrides, each entry one or a comma-separated list. The maps are
@@ -59,7 +54,7 @@ func ParseSettings(disable, severity []string) (map[string]bool, map[string]Seve
 		for _, id := range strings.Split(v, ",") {
 			id = strings.TrimSpace(id)
 			if _, ok := LookupRule(id); !ok {
-				return nil, nil, &SettingError{"Disable", id, fmt.Errorf("no rule %q", id)}
+				return nil, nil, &SettingError{Setting: "Disable", Value: id, Err: fmt.Errorf("no rule %q", id)}
 			}
 			disabled[id] = true
 		}
@@ -69,14 +64,14 @@ func ParseSettings(disable, severity []string) (map[string]bool, map[string]Seve
 		for _, kv := range strings.Split(v, ",") {
 			id, level, ok := strings.Cut(strings.TrimSpace(kv), "=")
 			if !ok {
-				return nil, nil, &SettingError{"Severity", kv, fmt.Errorf("want RULE=LEVEL")}
+				return nil, nil, &SettingError{Setting: "Severity", Value: kv, Err: fmt.Errorf("want RULE=LEVEL")}
 			}
 			if _, ok := LookupRule(id); !ok {
-				return nil, nil, &SettingError{"Severity", kv, fmt.Errorf("no rule %q", id)}
+				return nil, nil, &SettingError{Setting: "Severity", Value: kv, Err: fmt.Errorf("no rule %q", id)}
 			}
 			sev, err := ParseSeverity(level)
 			if err != nil {
-				return nil, nil, &SettingError{"Severity", kv, err}
+				return nil, nil, &SettingError{Setting: "Severity", Value: kv, Err: err}
 			}
 			sevs[id] = sev
 		}

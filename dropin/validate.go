@@ -1,58 +1,40 @@
 package dropin
 
 import (
-	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
+	"github.com/codexrec/codexrec/setting"
 	"github.com/codexrec/codexrec/wsproxy"
 )
 
-// The reasons of a *SettingError.
+// The reasons of a *SettingError: setting's shared ones, and the drop-in
+// runners' own.
 var (
 	// ErrNeeds: the setting goes only with the other one (SettingError.With).
-	ErrNeeds = errors.New("goes only with")
+	ErrNeeds = setting.ErrNeeds
 	// ErrExcludes: the setting and the other one (With) exclude each other.
-	ErrExcludes = errors.New("excludes")
+	ErrExcludes = setting.ErrExcludes
 	// ErrNegative: a size or a count below zero.
-	ErrNegative = errors.New("is negative")
+	ErrNegative = setting.ErrNegative
 	// ErrRange: a number out of the setting's range (a segment below 1, another
 	// than 1 on a socket).
-	ErrRange = errors.New("is out of range")
+	ErrRange = setting.ErrRange
 	// ErrNoCommand: the settings need a command to run, and there is none.
-	ErrNoCommand = errors.New("is missing")
+	ErrNoCommand = setting.Reason("is missing")
 	// ErrOwnListen: the command to run on a socket chooses its own listen address
 	// (Value), where the relay starts it on a private one.
-	ErrOwnListen = errors.New("chooses its own listen address")
+	ErrOwnListen = setting.Reason("chooses its own listen address")
 	// ErrListens: the command to record on stdio listens on a socket (Value)
 	// instead, where a stdio proxy sees nothing.
-	ErrListens = errors.New("listens on a socket")
+	ErrListens = setting.Reason("listens on a socket")
 )
-
-var reasons = []error{ErrNeeds, ErrExcludes, ErrNegative, ErrRange, ErrNoCommand, ErrOwnListen, ErrListens}
 
 // A SettingError is settings of RecordOptions, ReplayOptions or Standin that cannot
 // be used together or as given: Setting names the field at fault ("Command" for
 // the command to run), With the other field when two do not go together, Value
 // what the field holds when it says why, and Err the reason: one of the errors
 // above, or the value's parse error (wsproxy.ParseURL's, shim.ParseMode's).
-type SettingError struct {
-	Setting, With, Value string
-	Err                  error
-}
-
-func (e *SettingError) Error() string {
-	msg := e.Setting + ": " + e.Err.Error()
-	if slices.Contains(reasons, e.Err) {
-		msg = strings.TrimSpace(e.Setting + " " + e.Err.Error() + " " + e.With)
-	}
-	if e.Value != "" {
-		msg += fmt.Sprintf(" (%q)", e.Value)
-	}
-	return msg
-}
-func (e *SettingError) Unwrap() error { return e.Err }
+type SettingError = setting.Error
 
 // Socket reports whether the settings record a socket (RecordSocket): Listen is a
 // URL other than stdio's.

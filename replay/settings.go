@@ -2,7 +2,7 @@ package replay
 
 import (
 	"context"
-	"fmt"
+	"github.com/codexrec/codexrec/setting"
 	"io"
 	"os"
 	"strconv"
@@ -22,22 +22,10 @@ type Settings struct {
 	Patience time.Duration
 }
 
-// A SettingError is a setting Apply refused: Name is the setting ("match",
-// "ignore", "match-only", "fault", "speed", "patience"), Value the value refused
-// when the error does not say it, Err why.
-type SettingError struct {
-	Name, Value string
-	Err         error
-}
-
-func (e *SettingError) Error() string {
-	if e.Value == "" {
-		return fmt.Sprintf("%s: %v", e.Name, e.Err)
-	}
-	return fmt.Sprintf("%s %s: %v", e.Name, e.Value, e.Err)
-}
-
-func (e *SettingError) Unwrap() error { return e.Err }
+// A SettingError is a setting Apply refused: Setting is the Settings field
+// ("Match", "Ignore", "MatchOnly", "Faults", "Speed", "Patience"), Value the value
+// refused when the error does not say it, Err why.
+type SettingError = setting.Error
 
 // Apply parses the settings into s: Mode, Rules and Faults (appended), Speed and
 // Patience. The first setting that does not parse is a *SettingError.
@@ -46,33 +34,34 @@ func (st Settings) Apply(s *Server) error {
 	if st.Match != "" {
 		var err error
 		if mode, err = ParseMode(st.Match); err != nil {
-			return &SettingError{Name: "match", Err: err}
+			return &SettingError{Setting: "Match", Err: err}
 		}
 	}
 	if st.Speed < 0 {
-		return &SettingError{"speed", strconv.FormatFloat(st.Speed, 'g', -1, 64), fmt.Errorf("want 0 or more")}
+		return &SettingError{Setting: "Speed", Value: strconv.FormatFloat(st.Speed, 'g', -1, 64), Err: setting.ErrNegative}
 	}
 	if st.Patience < 0 {
-		return &SettingError{"patience", st.Patience.String(), fmt.Errorf("want 0 (never) or more")}
+		return &SettingError{Setting: "Patience", Value: st.Patience.String(), Err: setting.ErrNegative}
 	}
 	s.Mode, s.Speed, s.Patience = mode, st.Speed, st.Patience
 	if s.Patience == 0 {
 		s.Patience = -1 // the Server's zero is its default
 	}
 	for _, r := range []struct {
+		field string
 		kind  RuleKind
 		specs []string
-	}{{RuleIgnore, st.Ignore}, {RuleMatchOnly, st.MatchOnly}} {
+	}{{"Ignore", RuleIgnore, st.Ignore}, {"MatchOnly", RuleMatchOnly, st.MatchOnly}} {
 		rules, err := ParseRules(r.kind, r.specs)
 		if err != nil {
-			return &SettingError{Name: r.kind.String(), Err: err}
+			return &SettingError{Setting: r.field, Err: err}
 		}
 		s.Rules = append(s.Rules, rules...)
 	}
 	for _, f := range st.Faults {
 		fault, err := ParseFault(f)
 		if err != nil {
-			return &SettingError{Name: "fault", Err: err}
+			return &SettingError{Setting: "Faults", Err: err}
 		}
 		s.Faults = append(s.Faults, fault)
 	}

@@ -30,15 +30,15 @@ func TestSettingsApply(t *testing.T) {
 		st   replay.Settings
 		want string
 	}{
-		{replay.Settings{Match: "fuzzy"}, "match"},
-		{replay.Settings{Speed: -1}, "speed"},
-		{replay.Settings{Patience: -time.Second}, "patience"},
-		{replay.Settings{Ignore: []string{"no-slash"}}, "ignore"},
-		{replay.Settings{MatchOnly: []string{"no-slash"}}, "match-only"},
-		{replay.Settings{Faults: []string{"explode"}}, "fault"},
+		{replay.Settings{Match: "fuzzy"}, "Match"},
+		{replay.Settings{Speed: -1}, "Speed"},
+		{replay.Settings{Patience: -time.Second}, "Patience"},
+		{replay.Settings{Ignore: []string{"no-slash"}}, "Ignore"},
+		{replay.Settings{MatchOnly: []string{"no-slash"}}, "MatchOnly"},
+		{replay.Settings{Faults: []string{"explode"}}, "Faults"},
 	} {
 		var se *replay.SettingError
-		if err := tc.st.Apply(&replay.Server{}); !errors.As(err, &se) || se.Name != tc.want {
+		if err := tc.st.Apply(&replay.Server{}); !errors.As(err, &se) || se.Setting != tc.want {
 			t.Errorf("%+v: %v; want a SettingError for %s", tc.st, err, tc.want)
 		}
 	}

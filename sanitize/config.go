@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"fmt"
+	"github.com/codexrec/codexrec/setting"
 	"os"
 	"slices"
 	"strings"
@@ -25,13 +26,7 @@ type Config struct {
 
 // SettingError is a Config setting that could not be used: Setting names the field
 // ("SecretFiles", "Maps", "AllowFiles"), Value the offending entry.
-type SettingError struct {
-	Setting, Value string
-	Err            error
-}
-
-func (e *SettingError) Error() string { return fmt.Sprintf("%s %q: %v", e.Setting, e.Value, e.Err) }
-func (e *SettingError) Unwrap() error { return e.Err }
+type SettingError = setting.Error
 
 // Options are the sanitizer options c describes, with the names of the secret
 // variables that were set (for a recording's header; never the values).
@@ -56,7 +51,7 @@ func (c Config) Options() (Options, []string, error) {
 	for _, p := range c.SecretFiles {
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return opts, nil, &SettingError{"SecretFiles", p, err}
+			return opts, nil, &SettingError{Setting: "SecretFiles", Value: p, Err: err}
 		}
 		for i, line := range strings.Split(string(b), "\n") {
 			if line = strings.TrimSpace(line); line != "" {
@@ -67,7 +62,7 @@ func (c Config) Options() (Options, []string, error) {
 	for _, m := range c.Maps {
 		from, to, ok := strings.Cut(m, "=")
 		if !ok {
-			return opts, nil, &SettingError{"Maps", m, fmt.Errorf("want FROM=TO")}
+			return opts, nil, &SettingError{Setting: "Maps", Value: m, Err: fmt.Errorf("want FROM=TO")}
 		}
 		opts.Maps = append(opts.Maps, Map{From: from, To: to})
 	}
@@ -78,7 +73,7 @@ func (c Config) Options() (Options, []string, error) {
 	for _, p := range c.AllowFiles {
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return opts, nil, &SettingError{"AllowFiles", p, err}
+			return opts, nil, &SettingError{Setting: "AllowFiles", Value: p, Err: err}
 		}
 		for _, line := range strings.Split(string(b), "\n") {
 			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {

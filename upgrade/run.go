@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/codexrec/codexrec/setting"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,26 +68,16 @@ type Outcome struct {
 
 // ErrRequired and ErrExcludes are the reasons of a *SettingError: a setting
 // that must be given, one that excludes another (With).
+// The reasons of a *SettingError (setting's).
 var (
-	ErrRequired = errors.New("required")
-	ErrExcludes = errors.New("excludes")
+	ErrRequired = setting.ErrRequired
+	ErrExcludes = setting.ErrExcludes
 )
 
 // A SettingError is Options that cannot be run: Setting names the field at fault,
 // With the other one when two exclude each other, Err the reason (ErrRequired,
 // ErrExcludes).
-type SettingError struct {
-	Setting, With string
-	Err           error
-}
-
-func (e *SettingError) Error() string {
-	if e.With != "" {
-		return fmt.Sprintf("%s %v %s", e.Setting, e.Err, e.With)
-	}
-	return fmt.Sprintf("%s %v", e.Setting, e.Err)
-}
-func (e *SettingError) Unwrap() error { return e.Err }
+type SettingError = setting.Error
 
 // Validate refuses Options that cannot be run (a *SettingError): From (or
 // CodexFrom) and To (or CodexTo) are required, and either Recordings or

@@ -24,6 +24,7 @@ type captureConfig struct {
 	install, verbose, list bool
 	json                   bool
 	stages                 stageFlags
+	progressDone           func() // clears the progress line
 }
 
 func captureFlags(fs *flag.FlagSet) any {
@@ -59,7 +60,7 @@ func runCapture(cfg any, args []string, std cli.IO) (err error) {
 	if c.Scenario, err = fixtures.Load(c.scenario); err != nil {
 		return err
 	}
-	if err := c.options(std); err != nil {
+	if err := c.options("capture", std); err != nil {
 		return err
 	}
 	if c.Scenario.MCP {
@@ -71,16 +72,15 @@ func runCapture(cfg any, args []string, std cli.IO) (err error) {
 	return c.done("capture", res, err, std)
 }
 
-// options completes the capture the flags describe, but its scenario.
-func (c *captureConfig) options(std cli.IO) (err error) {
+// options completes the capture (or rerun, cmd) the flags describe, but its
+// scenario; a terminal shows the step running.
+func (c *captureConfig) options(cmd string, std cli.IO) (err error) {
 	if c.Out == "" {
 		return cli.Usagef("-o FILE is required")
 	} else if c.Out == "-" {
 		return cli.Usagef("-o -: the recording is published as a file once complete, never streamed; name a FILE (then cat it)")
 	} else if c.Codex != "" && c.codexVersion != "" {
 		return cli.Usagef("--codex and --codex-version exclude each other")
-	} else if _, err := parseFailOn(c.stages.failOn); err != nil {
-		return cli.Usagef("%v", err)
 	}
 	c.stages.Version = c.codexVersion // in a capture the binary's version and the schema's are one
 	if c.Codex == "" {
@@ -90,6 +90,7 @@ func (c *captureConfig) options(std cli.IO) (err error) {
 		}
 	}
 	c.Pipeline, c.Codexrec = c.stages.Defaults, Version
+	c.Progress, c.progressDone = cli.Progress(std.Err, "codexrec "+cmd+": ")
 	if c.verbose {
 		c.Stderr = std.Err
 	}
@@ -98,6 +99,7 @@ func (c *captureConfig) options(std cli.IO) (err error) {
 
 // done reports a capture's (or rerun's) outcome and turns it into an exit status.
 func (c *captureConfig) done(cmd string, res *fixtures.CaptureResult, err error, std cli.IO) error {
+	c.progressDone()
 	var extErr error
 	if res != nil {
 		extErr = c.stages.report(std.Err, cmd, res.Report)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/codexrec/codexrec/check"
 	"github.com/codexrec/codexrec/internal/cli"
+	"github.com/codexrec/codexrec/setting"
 )
 
 func init() {
@@ -19,7 +20,7 @@ func init() {
 type checkConfig struct {
 	opts             check.Options
 	listRules, stale bool
-	failOn           string
+	failOn           *failLevel
 	staleness        staleFlags
 }
 
@@ -28,7 +29,7 @@ func checkFlags(fs *flag.FlagSet) any {
 	o := &c.opts
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON on stdout")
 	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report (one test case per rule) to `FILE`")
-	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when a finding has this `level` or worse: "+failOnHelp)
+	c.failOn = failOnFlag(fs, cli.Error, "exit 1 when a finding has this `level` or worse: "+failOnHelp)
 	fs.Var((*cli.Strings)(&o.Disable), "disable", "do not report `RULE` (repeatable, or comma-separated); \"schema\" turns schema validation off")
 	fs.Var((*cli.Strings)(&o.Severity), "severity", "report `RULE=LEVEL` at LEVEL (info, warning, error) instead of its default (repeatable, or comma-separated)")
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rules with their default severity and exit")
@@ -53,23 +54,20 @@ func runCheck(cfg any, args []string, std cli.IO) error {
 	case c.stale:
 		return runStaleCheck(&c.staleness, args, std)
 	}
-	level, err := parseFailOn(c.failOn)
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
 	o := c.opts
-	o.FailOn, _ = level.checkSeverity()
+	o.FailOn = c.failOn.checkSeverity()
 	o.Paths, o.Stdin, o.Out, o.Log = args, std.In, std.Out, cli.Prefixed(std.Err, "codexrec check: ")
 	out, err := check.Run(context.Background(), o)
-	var se *check.SettingError
 	var rf *check.ReportFileError
 	switch {
-	case errors.As(err, &se):
-		return cli.Usagef("--%s %s: %v (see codexrec check --list-rules)", strings.ToLower(se.Setting), se.Value, se.Err)
+	case errors.As(err, new(*setting.Error)):
+		return settingUsage(err, func(se *setting.Error) string {
+			return fmt.Sprintf("%s %s: %v (see codexrec check --list-rules)", settingFlags[se.Setting], se.Value, se.Err)
+		})
 	case errors.Is(err, check.ErrNoPaths):
 		return cli.Usagef("no recording to check")
 	case errors.As(err, &rf):
 		err = fmt.Errorf("--%s: %w", strings.ToLower(rf.Report), rf.Err)
 	}
-	return verdict(err, out.Unread != nil, level != failNever && out.Failed)
+	return verdict(err, out.Unread != nil, c.failOn.Level != cli.Never && out.Failed)
 }

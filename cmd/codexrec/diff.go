@@ -17,7 +17,7 @@ func init() {
 type diffConfig struct {
 	opts              diff.RunOptions
 	ignoreMoves, html bool
-	failOn            string
+	failOn            *failLevel
 	colour            cli.Colour
 	out               cli.Output
 }
@@ -30,7 +30,7 @@ func diffFlags(fs *flag.FlagSet) any {
 	fs.Var((*cli.Strings)(&c.opts.Ignore), "ignore", "also leave out values at JSON `POINTER` (repeatable; * is one segment, ** any: /params/item/durationMs, /**/model)")
 	fs.BoolVar(&c.html, "html", false, "also write the two sessions aligned, changes marked, as a self-contained HTML page to -o FILE")
 	c.out.Flags(fs, "write the HTML page to `FILE` (implies --html; - writes it on stdout instead of the report)", "overwrite -o FILE if it exists")
-	fs.StringVar(&c.failOn, "fail-on", "info", "exit 1 when the sessions differ at this `level`: "+failOnHelp+" (info: any difference; warning and error: differences other than moved messages)")
+	c.failOn = failOnFlag(fs, cli.Info, "exit 1 when the sessions differ at this `level`: "+failOnHelp+" (info: any difference; warning and error: differences other than moved messages)")
 	return c
 }
 
@@ -43,10 +43,6 @@ func runDiff(cfg any, args []string, std cli.IO) error {
 	colour, err := c.colour.On(std.Out)
 	if err != nil {
 		return err
-	}
-	level, err := parseFailOn(c.failOn)
-	if err != nil {
-		return cli.Usagef("%v", err)
 	}
 	o.Colour, o.Log = colour, cli.Prefixed(std.Err, "codexrec diff: ")
 	if c.out.Path != "-" {
@@ -61,5 +57,5 @@ func runDiff(cfg any, args []string, std cli.IO) error {
 		}
 	}
 	r, err := diff.Run(args[0], args[1], o)
-	return verdict(err, false, err == nil && level != failNever && r.Differs(c.ignoreMoves || level > failInfo))
+	return verdict(err, false, err == nil && c.failOn.Level != cli.Never && r.Differs(c.ignoreMoves || c.failOn.Level > cli.Info))
 }

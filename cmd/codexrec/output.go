@@ -12,6 +12,7 @@ import (
 	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/replay"
 	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/setting"
 )
 
 // wireStdout names the commands whose stdout is the wire (a client's server), which
@@ -77,8 +78,8 @@ var (
 // exitFor is the exit status of an error from the libraries that write
 // recordings: a bad sanitizer setting names its flag, then writeCodes.
 func exitFor(err error) error {
-	if errors.As(err, new(*sanitize.SettingError)) {
-		return settingError(err)
+	if errors.As(err, new(*setting.Error)) {
+		return settingUsage(err, nil)
 	}
 	return writeCodes.Exit(err, exitUsage)
 }
@@ -96,7 +97,7 @@ func runnerError(err error) error {
 	case staleError(err) != nil:
 		return staleError(err)
 	case errors.As(err, &se):
-		return settingError(se.Err)
+		return settingUsage(se.Err, nil)
 	case errors.As(err, &xe) && xe.Err == nil:
 		return cli.ExitWith(xe.Code, nil)
 	case errors.As(err, &xe) && xe.Code > 0:
@@ -105,33 +106,56 @@ func runnerError(err error) error {
 	return runnerCodes.Exit(err, exitUsage)
 }
 
-// dropinFlags name the flags of the drop-in runners' settings (dropin.RecordOptions
-// and ReplayOptions fields).
-var dropinFlags = map[string]string{"Listen": "--listen", "Upstream": "--upstream", "URLFile": "--url-file", "MemoryBudget": "--memory-budget",
-	"Segment": "--segment", "Loop": "--loop", "Token": "--ws-token-file", "Connections": "--connections", "Command": "a command"}
+// settingFlags name the flag of each library setting a *setting.Error names
+// (the Options fields of sanitize, dropin, replay, check and upgrade).
+var settingFlags = map[string]string{"SecretFiles": "--secret-file", "Maps": "--map", "AllowFiles": "--allow-file",
+	"Listen": "--listen", "Upstream": "--upstream", "URLFile": "--url-file", "MemoryBudget": "--memory-budget", "Segment": "--segment",
+	"Loop": "--loop", "Token": "--ws-token-file", "Connections": "--connections", "Command": "a command", "Mode": "--mode",
+	"Match": "--match", "Ignore": "--ignore", "MatchOnly": "--match-only", "Faults": "--fault", "Speed": "--speed", "Patience": "--patience",
+	"Disable": "--disable", "Severity": "--severity", "From": "--from", "To": "--to", "Recordings": "recordings", "Scenarios": "--scenarios"}
 
-// settingRefused is a usage error saying a drop-in runner's refused setting
-// (*dropin.SettingError) as its flags: hint's message when it has one for it, else
-// by its reason; memoryMiB is --memory-budget's value. Other errors pass.
-func settingRefused(err error, memoryMiB int64, hint func(*dropin.SettingError) string) error {
-	var se *dropin.SettingError
+// settingUsage is a usage error saying a refused library setting (*setting.Error)
+// as its flags: hint's message when it has one for it (hint may be nil), else by
+// its reason. Other errors pass.
+func settingUsage(err error, hint func(*setting.Error) string) error {
+	var se *setting.Error
 	if !errors.As(err, &se) {
 		return err
-	} else if h := hint(se); h != "" {
-		return cli.Usagef("%s", h)
+	} else if h := ""; hint != nil {
+		if h = hint(se); h != "" {
+			return cli.Usagef("%s", h)
+		}
 	}
-	flag, with := dropinFlags[se.Setting], dropinFlags[se.With]
+	flag, with := settingFlags[se.Setting], settingFlags[se.With]
 	switch {
-	case errors.Is(se, dropin.ErrNeeds):
+	case errors.Is(se, setting.ErrNeeds) && se.With == "Listen":
 		return cli.Usagef("%s needs %s ws://HOST:PORT or unix://PATH", flag, with)
-	case errors.Is(se, dropin.ErrExcludes):
+	case errors.Is(se, setting.ErrNeeds):
+		return cli.Usagef("%s needs %s", flag, with)
+	case errors.Is(se, setting.ErrExcludes):
 		return cli.Usagef("%s and %s exclude each other", flag, with)
-	case errors.Is(se, dropin.ErrNegative):
-		return cli.Usagef("%s: %d MiB: want 0 (the default) or more", flag, memoryMiB)
-	case errors.Is(se, dropin.ErrRange) && strings.HasPrefix(se.Value, "-"):
-		return cli.Usagef("%s %s: segments are numbered from 1", flag, se.Value)
-	case errors.Is(se, dropin.ErrRange):
-		return cli.Usagef("--segment: a socket recording holds one connection; --listen serves segment 1")
+	case errors.Is(se, setting.ErrRequired):
+		return cli.Usagef("%s is required", flag)
+	case errors.Is(se, setting.ErrNegative):
+		return cli.Usagef("%s %s: want 0 or more", flag, se.Value)
+	case se.Value != "":
+		return cli.Usagef("%s %s: %v", flag, se.Value, se.Err)
 	}
 	return cli.Usagef("%s: %v", flag, se.Err)
+}
+
+// dropinHint says the drop-in runners' refusals that need more than their flags:
+// memoryMiB is --memory-budget's value.
+func dropinHint(memoryMiB int64) func(*setting.Error) string {
+	return func(se *setting.Error) string {
+		switch {
+		case errors.Is(se, setting.ErrNegative) && se.Setting == "MemoryBudget":
+			return fmt.Sprintf("--memory-budget: %d MiB: want 0 (the default) or more", memoryMiB)
+		case errors.Is(se, setting.ErrRange) && strings.HasPrefix(se.Value, "-"), errors.Is(se, setting.ErrRange) && se.Value == "0":
+			return fmt.Sprintf("--segment %s: segments are numbered from 1", se.Value)
+		case errors.Is(se, setting.ErrRange):
+			return "--segment: a socket recording holds one connection; --listen serves segment 1"
+		}
+		return ""
+	}
 }

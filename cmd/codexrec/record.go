@@ -13,6 +13,7 @@ import (
 	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/proxy"
 	"github.com/codexrec/codexrec/record"
+	"github.com/codexrec/codexrec/setting"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/wsproxy"
 )
@@ -82,7 +83,7 @@ func (c *recordConfig) check(o *dropin.RecordOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	return settingRefused(o.Validate(args), c.memoryMiB, func(se *dropin.SettingError) string {
+	return settingUsage(o.Validate(args), func(se *setting.Error) string {
 		switch {
 		case errors.Is(se, dropin.ErrNoCommand) && o.Socket():
 			return "--listen needs --upstream URL or a command: codexrec record --listen " + o.Listen + " -o DIR -- codex app-server"
@@ -93,15 +94,12 @@ func (c *recordConfig) check(o *dropin.RecordOptions, args []string) error {
 		case errors.Is(se, dropin.ErrListens):
 			return "the command listens on " + se.Value + ", where this proxy sees nothing: record a socket with codexrec record --listen URL -o DIR -- " + strings.Join(wsproxy.WithoutListen(args), " ")
 		}
-		return ""
+		return dropinHint(c.memoryMiB)(se)
 	})
 }
 
 // options are the record runner's settings the flags describe.
-func (c *recordConfig) options(std cli.IO) (*dropin.RecordOptions, error) {
-	if _, err := parseFailOn(c.stages.failOn); err != nil {
-		return nil, cli.Usagef("%v", err)
-	}
+func (c *recordConfig) options(std cli.IO) *dropin.RecordOptions {
 	o := c.o
 	o.Stages, o.Version, o.Stdout, o.Stderr, o.MemoryBudget = c.stages.Defaults, Version, std.Out, std.Err, c.memoryMiB<<20
 	o.Log = cli.Prefixed(std.Err, "codexrec record: ")
@@ -114,7 +112,7 @@ func (c *recordConfig) options(std cli.IO) (*dropin.RecordOptions, error) {
 		}
 		return c.stages.report(std.Err, "record", r)
 	}
-	return &o, nil
+	return &o
 }
 
 // modes fills in m, a drop-in session's settings, from record's flags rec and
@@ -127,15 +125,15 @@ func modes(m *dropin.SessionOptions, rec *recordConfig, rep *replayConfig, std c
 	}
 	m.Log = cli.Prefixed(note, "codexrec: ")
 	m.Extended = func(r record.Report) error { return rec.stages.report(note, "replay", r) }
-	var err error
-	if m.Record, err = rec.options(std); err != nil || rep == nil {
-		return err
+	if m.Record = rec.options(std); rep == nil {
+		return nil
 	}
 	if len(m.Command) > 0 {
 		rep.stale.codex = m.Command[0] // --min-codex installed: the codex that would record
 	}
 	rstd := std
 	rstd.Err = note
+	var err error
 	m.Replay, err = rep.options(rstd)
 	return err
 }

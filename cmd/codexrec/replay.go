@@ -11,6 +11,7 @@ import (
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/replay"
+	"github.com/codexrec/codexrec/setting"
 	"github.com/codexrec/codexrec/shim"
 	"github.com/codexrec/codexrec/wsreplay"
 )
@@ -78,7 +79,7 @@ func runReplay(cfg any, args []string, std cli.IO) error {
 		cli.When(!socket && len(args) > 1 && (args[1] != "--" || len(args) == 2), "want exactly one recording, then optionally -- COMMAND for --mode record, auto or passthrough"),
 		cli.When(!socket && modeErr != nil, fmt.Sprintf("--mode: %v", modeErr)))
 	if err == nil && !socket { // the socket's settings are refused here, not in a shim's stdio session
-		err = settingRefused(c.o.Validate(), c.memoryMiB, replayHint)
+		err = settingUsage(c.o.Validate(), c.replayHint)
 	}
 	if err != nil {
 		return err
@@ -104,7 +105,7 @@ func (c *replayConfig) options(std cli.IO) (_ *dropin.ReplayOptions, err error) 
 	srv := c.srv
 	srv.Log, srv.OptionName = std.Err, replayFlagOf
 	if err := c.set.Apply(&srv); err != nil {
-		return nil, cli.Usagef("--%v", err)
+		return nil, settingUsage(err, nil)
 	}
 	if c.stderr {
 		srv.Stderr = std.Err
@@ -121,7 +122,7 @@ func (c *replayConfig) options(std cli.IO) (_ *dropin.ReplayOptions, err error) 
 			return nil, cli.ExitWith(exitUsage, fmt.Errorf("--ws-token-file: %w", err))
 		}
 	}
-	if err := settingRefused(o.Validate(), c.memoryMiB, replayHint); err != nil {
+	if err := settingUsage(o.Validate(), c.replayHint); err != nil {
 		return nil, err
 	}
 	return &o, nil
@@ -129,12 +130,12 @@ func (c *replayConfig) options(std cli.IO) (_ *dropin.ReplayOptions, err error) 
 
 const needsListen = "--loop, --url-file, --ws-token-file and --connections need --listen URL"
 
-// replayHint is replay's message for a refused setting (settingRefused).
-func replayHint(se *dropin.SettingError) string {
-	if errors.Is(se, dropin.ErrNeeds) {
+// replayHint is replay's message for a refused setting (settingUsage).
+func (c *replayConfig) replayHint(se *setting.Error) string {
+	if errors.Is(se, setting.ErrNeeds) {
 		return needsListen
 	}
-	return ""
+	return dropinHint(c.memoryMiB)(se)
 }
 
 // replayFlagOf names the flag of a replay setting a diagnosis suggests.

@@ -24,7 +24,7 @@ func runRerun(cfg any, args []string, std cli.IO) error {
 		return cli.Usagef("want one recording")
 	} else if c.scenario != "" || c.list || c.json {
 		return cli.Usagef("rerun derives its scenario from the recording; --scenario, --list and --json are capture's")
-	} else if err := c.options(std); err != nil {
+	} else if err := c.options("rerun", std); err != nil {
 		return err
 	}
 	c.MCPCommand = mcpCommand()

@@ -21,7 +21,7 @@ var schemaCommands = map[string]*cli.Command{
 type schemaDiffConfig struct {
 	opts      diff.SchemaOptions
 	listRules bool
-	failOn    string
+	failOn    *failLevel
 	colour    cli.Colour
 }
 
@@ -29,7 +29,7 @@ func schemaDiffFlags(fs *flag.FlagSet) any {
 	c := &schemaDiffConfig{}
 	fs.BoolVar(&c.opts.JSON, "json", false, "write the report as JSON")
 	fs.BoolVar(&c.opts.Experimental, "experimental", false, "compare the experimental sets (methods behind experimentalApi) instead of the stable ones")
-	fs.StringVar(&c.failOn, "fail-on", "info", "exit 1 when a change of this `level` or worse is found: "+failOnHelp+" (info: any change; error: breaking)")
+	c.failOn = failOnFlag(fs, cli.Info, "exit 1 when a change of this `level` or worse is found: "+failOnHelp+" (info: any change; error: breaking)")
 	c.colour.Flag(fs, "colour the text report: auto, always, never")
 	fs.BoolVar(&c.listRules, "list-rules", false, "list the rule ids and their tiers, then exit")
 	return c
@@ -43,16 +43,13 @@ func runSchemaDiff(cfg any, args []string, std cli.IO) error {
 	if len(args) != 2 {
 		return cli.Usagef("want two schema versions or folders, OLD and NEW")
 	}
-	level, err := parseFailOn(c.failOn)
-	if err != nil {
-		return cli.Usagef("%v", err)
-	}
 	o := c.opts
+	var err error
 	if o.Colour, err = c.colour.On(std.Out); err != nil {
 		return err
 	}
 	o.Out = std.Out
 	r, err := diff.Schemas(args[0], args[1], o)
-	failOn, gate := level.tier()
+	failOn, gate := c.failOn.tier()
 	return verdict(err, false, err == nil && gate && r.Reaches(failOn))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/codexrec/codexrec/dropin"
 	"github.com/codexrec/codexrec/internal/cli"
+	"github.com/codexrec/codexrec/setting"
 	"github.com/codexrec/codexrec/shim"
 )
 
@@ -74,11 +75,9 @@ func runShimCommand(cfg any, args []string, std cli.IO) error {
 	if errors.Is(err, shim.ErrNoShell) {
 		err = fmt.Errorf("%w: on Windows point the client's codex path at a copy of codexrec named codex.exe", err)
 	}
-	var se *dropin.SettingError
-	switch {
-	case errors.As(err, &se):
-		return cli.Usagef("--mode: %v", se.Err)
-	case err != nil:
+	if errors.As(err, new(*setting.Error)) {
+		return settingUsage(err, nil)
+	} else if err != nil {
 		return cli.ExitWith(exitUsage, err)
 	}
 	abs, _ := filepath.Abs(filepath.Dir(p))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +17,7 @@ import (
 // --fail-on.
 type stageFlags struct {
 	record.Defaults
-	failOn string
+	failOn *failLevel
 }
 
 func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
@@ -27,7 +26,7 @@ func (s *stageFlags) register(fs *flag.FlagSet, versionFlag bool) {
 		version = nil
 	}
 	schemaFlags(fs, version, &s.SchemaDir)
-	fs.StringVar(&s.failOn, "fail-on", "never", "exit 1 after the session when schema findings of this `level` occurred: "+failOnHelp)
+	s.failOn = failOnFlag(fs, cli.Never, "exit 1 after the session when schema findings of this `level` occurred: "+failOnHelp)
 	fs.BoolVar(&s.NoValidate, "no-validate", false, "do not validate frames against the protocol schema")
 	fs.BoolVar(&s.NoSanitize, "no-sanitize", false, "record frames as they are (the leak guard still runs)")
 	fs.BoolVar(&s.NoGuard, "no-leak-guard", false, "publish the recording even if it holds secret-shaped values (dangerous)")
@@ -40,9 +39,8 @@ func (s *stageFlags) report(stderr io.Writer, cmd string, r record.Report) error
 	if more := r.WriteText(stderr, record.TextOptions{Prefix: "codexrec " + cmd + ": ", Validated: !s.NoValidate}); more > 0 {
 		fmt.Fprintf(stderr, "  ... and %d more (codexrec validate FILE lists them all)\n", more)
 	}
-	level, _ := parseFailOn(s.failOn)
 	for _, f := range r.Findings {
-		if !s.NoValidate && level.fails(f.Rule) {
+		if !s.NoValidate && s.failOn.fails(f.Rule) {
 			return cli.ExitWith(exitFindings, fmt.Errorf("schema findings at or above --fail-on %s", s.failOn))
 		}
 	}
@@ -77,17 +75,7 @@ func sanitizer(c sanitize.Config, cwd string) (*sanitize.Sanitizer, []string, er
 	c.Cwd = cwd
 	z, names, err := c.New()
 	if err != nil {
-		return nil, nil, settingError(err)
+		return nil, nil, settingUsage(err, nil)
 	}
 	return z, names, nil
-}
-
-// settingError is a usage error naming the flag of a setting that could not be used.
-func settingError(err error) error {
-	var se *sanitize.SettingError
-	if errors.As(err, &se) {
-		flags := map[string]string{"SecretFiles": "--secret-file", "Maps": "--map", "AllowFiles": "--allow-file"}
-		return cli.Usagef("%s %s: %v", flags[se.Setting], se.Value, se.Err)
-	}
-	return cli.Usagef("%v", err)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"github.com/codexrec/codexrec/fixtures"
 	"github.com/codexrec/codexrec/internal/cli"
 	"github.com/codexrec/codexrec/sanitize"
+	"github.com/codexrec/codexrec/setting"
 	"github.com/codexrec/codexrec/upgrade"
 	"github.com/codexrec/codexrec/view"
 )
@@ -22,7 +22,7 @@ func init() {
 
 type upgradeConfig struct {
 	upgrade.Options
-	failOn        string
+	failOn        *failLevel
 	install, json bool
 	out           cli.Output
 }
@@ -40,16 +40,13 @@ func upgradeFlags(fs *flag.FlagSet) any {
 	c.out.Flags(fs, "also write the report as a self-contained HTML page to `FILE` (each pair's diff page beside it, in FILE's name + .diffs/)", "overwrite -o FILE if it exists")
 	fs.StringVar(&c.Work, "keep", "", "keep the rerun recordings in `DIR` (default: removed)")
 	fs.BoolVar(&c.Experimental, "experimental", false, "compare the experimental schema sets")
-	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 when something of this `level` or worse is found: "+failOnHelp+" (error: a breaking recording or schema change; warning adds changed recordings)")
+	c.failOn = failOnFlag(fs, cli.Error, "exit 1 when something of this `level` or worse is found: "+failOnHelp+" (error: a breaking recording or schema change; warning adds changed recordings)")
 	return c
 }
 
 func runUpgrade(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*upgradeConfig)
-	level, err := parseFailOn(c.failOn)
 	switch {
-	case err != nil:
-		return cli.Usagef("%v", err)
 	case c.out.Path == "-":
 		return cli.Usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
 	case c.out.Path != "" && !c.out.Force && exists(c.out.Path):
@@ -61,12 +58,13 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 	ctx, stop := cli.Interruptible()
 	defer stop()
 	res, err := upgrade.Run(ctx, c.Options)
-	var se *upgrade.SettingError
-	if errors.As(err, &se) {
-		return cli.Usagef("%s", map[string]string{"From": "--from and --to are required (or --codex-from and --codex-to)",
-			"To": "--from and --to are required (or --codex-from and --codex-to)", "Recordings": "want recordings, or --scenarios (not both)"}[se.Setting])
-	} else if err != nil {
-		return err
+	if err != nil {
+		return settingUsage(err, func(se *setting.Error) string {
+			if se.Setting == "Recordings" {
+				return "want recordings, or --scenarios (not both)"
+			}
+			return "--from and --to are required (or --codex-from and --codex-to)"
+		})
 	} else if res.SchemaErr != nil {
 		fmt.Fprintf(std.Err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
 	}
@@ -76,7 +74,7 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 		}
 	}
 	err = res.Report.Write(std.Out, c.json)
-	if tier, gate := level.tier(); err == nil && gate {
+	if tier, gate := c.failOn.tier(); err == nil && gate {
 		if causes := res.Report.Causes(tier); len(causes) > 0 {
 			return cli.ExitWith(exitFindings, fmt.Errorf("%s (--fail-on %s)", sanitize.MaskText(strings.Join(causes, "; ")), c.failOn))
 		}

@@ -15,7 +15,7 @@ func init() {
 
 type validateConfig struct {
 	json, jsonl bool
-	failOn      string
+	failOn      *failLevel
 	opts        validate.FilesOptions
 }
 
@@ -23,17 +23,14 @@ func validateFlags(fs *flag.FlagSet) any {
 	c := &validateConfig{}
 	fs.BoolVar(&c.json, "json", false, "print the report as one JSON document on stdout: every file with its versions, frame count and findings")
 	fs.BoolVar(&c.jsonl, "jsonl", false, "print findings as JSON Lines on stdout, one object per finding (what --json printed before)")
-	fs.StringVar(&c.failOn, "fail-on", "error", "exit 1 on findings of this `level` or worse: "+failOnHelp+" (error: invalid, unknown-method, unpaired-response; warning adds undeclared-field and experimental)")
+	c.failOn = failOnFlag(fs, cli.Error, "exit 1 on findings of this `level` or worse: "+failOnHelp+" (error: invalid, unknown-method, unpaired-response; warning adds undeclared-field and experimental)")
 	schemaFlags(fs, &c.opts.Version, &c.opts.SchemaDir)
 	return c
 }
 
 func runValidate(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*validateConfig)
-	level, err := parseFailOn(c.failOn)
 	switch {
-	case err != nil:
-		return cli.Usagef("%v", err)
 	case len(args) == 0:
 		return cli.Usagef("no recording to validate")
 	case c.json && c.jsonl:
@@ -43,7 +40,7 @@ func runValidate(cfg any, args []string, std cli.IO) error {
 	case c.jsonl:
 		c.opts.Format = validate.JSONL
 	}
-	c.opts.Fails, c.opts.Log = level.fails, cli.Prefixed(std.Err, "codexrec validate: ")
+	c.opts.Fails, c.opts.Log = c.failOn.fails, cli.Prefixed(std.Err, "codexrec validate: ")
 	failed, err := validate.Files(args, std.Out, c.opts)
 	if errors.Is(err, validate.ErrUnread) {
 		return verdict(nil, true, false)

@@ -20,6 +20,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -144,7 +145,7 @@ func (a *App) RunCommand(c *Command, args []string, std IO) error {
 		return nil
 	}
 	if err != nil {
-		err = Usagef("%v", err)
+		err = Usagef("%s", flagError(err))
 	} else {
 		out, flush := a.output(c, fs, std)
 		if c.Run != nil {
@@ -162,6 +163,29 @@ func (a *App) RunCommand(c *Command, args []string, std IO) error {
 		return ue
 	}
 	return err
+}
+
+// flagError says a refused flag value as --NAME "VALUE": why, where the flag
+// package says invalid value "VALUE" for flag -NAME: why; other errors as they are.
+func flagError(err error) string {
+	msg := err.Error()
+	rest, ok := strings.CutPrefix(msg, "invalid value ")
+	if !ok {
+		rest, ok = strings.CutPrefix(msg, "invalid boolean value ")
+	}
+	value, qerr := strconv.QuotedPrefix(rest)
+	if !ok || qerr != nil {
+		return msg
+	}
+	tail, ok := strings.CutPrefix(rest[len(value):], " for flag -")
+	if !ok {
+		tail, ok = strings.CutPrefix(rest[len(value):], " for -")
+	}
+	name, why, cut := strings.Cut(tail, ": ")
+	if !ok || !cut {
+		return msg
+	}
+	return "--" + name + " " + value + ": " + why
 }
 
 // Dispatch runs the subcommand of c that args[0] names with the rest of args.

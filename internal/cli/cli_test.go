@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,6 +111,8 @@ func TestDispatchAndErrors(t *testing.T) {
 		{[]string{"nope"}, 2, "", "tool: unknown command \"nope\" (see tool help)\n"},
 		{[]string{"help", "grp", "nope"}, 2, "", "tool: no command \"grp nope\" (see tool help)\n"},
 		{[]string{"echo", "--bogus"}, 2, "", "tool echo: flag provided but not defined: -bogus (see tool help echo)\n"},
+		// A value a flag refused is said as the flag and the value, then why.
+		{[]string{"echo", "--json=maybe"}, 2, "", "tool echo: --json \"maybe\": parse error (see tool help echo)\n"},
 		{[]string{"grp", "echo"}, 2, "", "tool grp echo: want words (see tool help grp echo)\n"},
 		{[]string{"grp", "echo", "a", "--json"}, 0, "a json=true", ""},
 		{[]string{"grp"}, 2, "", "tool grp: want a subcommand: echo, raw (see tool help grp)\n"},
@@ -216,5 +219,17 @@ func TestParseLevel(t *testing.T) {
 	}
 	if !cli.Warning.Reaches(cli.Error) || cli.Error.Reaches(cli.Warning) || cli.Never.Reaches(cli.Error) {
 		t.Error("Reaches")
+	}
+	// A *Level is a flag.Value: a bad level is refused while parsing, and the
+	// value prints as its canonical name.
+	l := cli.Error
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Var(&l, "fail-on", "")
+	if err := fs.Parse([]string{"-fail-on", "breaking"}); err != nil || l != cli.Error || l.String() != "error" {
+		t.Errorf("breaking: %v %v", l, err)
+	}
+	if err := fs.Parse([]string{"-fail-on", "sometimes"}); err == nil || !strings.Contains(err.Error(), cli.LevelNames) {
+		t.Errorf("sometimes: %v", err)
 	}
 }

@@ -31,9 +31,21 @@ func ParseLevel(s string) (Level, error) {
 	if l, ok := levelAliases[strings.ToLower(s)]; ok {
 		return l, nil
 	}
-	return Never, fmt.Errorf("%q: want %s", s, LevelNames)
+	return Never, fmt.Errorf("want %s", LevelNames)
 }
 
 // Reaches reports whether a finding of severity sev (Info, Warning or Error)
 // fails at level l.
 func (l Level) Reaches(sev Level) bool { return l != Never && sev >= l }
+
+// String is the level's name.
+func (l Level) String() string {
+	return [...]string{"never", "info", "warning", "error"}[l]
+}
+
+// Set parses s (ParseLevel): a *Level is a flag.Value, so a bad level is refused
+// while the flags are parsed.
+func (l *Level) Set(s string) (err error) {
+	*l, err = ParseLevel(s)
+	return err
+}

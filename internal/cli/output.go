@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/codexrec/codexrec/internal/termtext"
@@ -167,4 +168,32 @@ func (o Output) Write(stdout io.Writer, write func(io.Writer) error) error {
 // ended by the user.
 func Interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+}
+
+// Progress is a status line on w while a long step runs, when w is a terminal:
+// each step rewrites it (prefix, then the step) and done clears it. Elsewhere
+// both do nothing, so a log keeps only what the command says. Steps are the
+// tool's own text, never recorded content.
+func Progress(w io.Writer, prefix string) (step func(string), done func()) {
+	if !IsTerminal(w) {
+		return func(string) {}, func() {}
+	}
+	own := Own(w)
+	var mu sync.Mutex
+	shown := false
+	step = func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(own, "\r\x1b[K%s%s", prefix, s)
+		shown = true
+	}
+	done = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if shown {
+			fmt.Fprint(own, "\r\x1b[K")
+			shown = false
+		}
+	}
+	return step, done
 }
