@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -121,12 +122,13 @@ func settingUsage(err error, hint func(*setting.Error) string) error {
 	var se *setting.Error
 	if !errors.As(err, &se) {
 		return err
-	} else if h := ""; hint != nil {
-		if h = hint(se); h != "" {
+	}
+	if hint != nil {
+		if h := hint(se); h != "" {
 			return cli.Usagef("%s", h)
 		}
 	}
-	flag, with := settingFlags[se.Setting], settingFlags[se.With]
+	flag, with := cmp.Or(settingFlags[se.Setting], se.Setting), cmp.Or(settingFlags[se.With], se.With)
 	switch {
 	case errors.Is(se, setting.ErrNeeds) && se.With == "Listen":
 		return cli.Usagef("%s needs %s ws://HOST:PORT or unix://PATH", flag, with)
