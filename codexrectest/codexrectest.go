@@ -113,6 +113,8 @@ func build() (string, error) {
 		goCmd = "go"
 	}
 	cmd := exec.Command(goCmd, "build", "-o", tmp.Name(), "github.com/codexrec/codexrec/cmd/codexrec")
+	// Static (no cgo): each session the suite runs starts about a millisecond sooner.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

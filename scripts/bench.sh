@@ -37,7 +37,8 @@ if [ -n "${BASE:-}" ]; then
   base=$(mktemp -d)
   mkdir "$base/src"
   git archive "$BASE" | tar -x -C "$base/src"
-  (cd "$base/src" && go build -o "$base/codexrec" ./cmd/codexrec)
+  # Built as make build builds the current one (static), so the two differ by code.
+  (cd "$base/src" && CGO_ENABLED=0 go build -o "$base/codexrec" ./cmd/codexrec)
   export CODEXREC_BASE="$base/codexrec"
 fi
 realistic='^Benchmark(Turn|Load)$'
