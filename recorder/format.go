@@ -150,7 +150,7 @@ type Trailer struct {
 
 // Sentinel errors.
 var (
-	ErrExists        = errors.New("recording already exists")
+	ErrExists        = errors.New("already exists")
 	ErrFormatVersion = errors.New("unsupported recording format version")
 	ErrNoHeader      = errors.New("not a recording: first line is not a header")
 	// ErrNotReplaceable: --force replaces only a regular file or a symbolic link.

@@ -20,24 +20,24 @@ func CheckTarget(path string, force bool) error {
 	di, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("record %s: directory %s does not exist", path, dir)
+		return fmt.Errorf("recording %s: directory %s does not exist", path, dir)
 	case err != nil:
-		return fmt.Errorf("record %s: directory %s: %w", path, dir, err)
+		return fmt.Errorf("recording %s: directory %s: %w", path, dir, err)
 	case !di.IsDir():
-		return fmt.Errorf("record %s: %s is not a directory", path, dir)
+		return fmt.Errorf("recording %s: %s is not a directory", path, dir)
 	}
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("record %s: %w", path, err)
+		return fmt.Errorf("recording %s: %w", path, err)
 	}
 	if err := replaceable(path, fi); err != nil {
 		return err
 	}
 	if !force {
-		return fmt.Errorf("record %s: %w", path, ErrExists)
+		return fmt.Errorf("recording %s: %w", path, ErrExists)
 	}
 	return nil
 }
@@ -50,15 +50,15 @@ func replaceable(path string, fi fs.FileInfo) error {
 	case m.IsRegular(), m&fs.ModeSymlink != 0:
 		return nil
 	case m.IsDir():
-		return fmt.Errorf("record %s: %w: it is a directory", path, ErrNotReplaceable)
+		return fmt.Errorf("recording %s: %w: it is a directory", path, ErrNotReplaceable)
 	case m&fs.ModeDevice != 0:
-		return fmt.Errorf("record %s: %w: it is a device", path, ErrNotReplaceable)
+		return fmt.Errorf("recording %s: %w: it is a device", path, ErrNotReplaceable)
 	case m&fs.ModeNamedPipe != 0:
-		return fmt.Errorf("record %s: %w: it is a FIFO", path, ErrNotReplaceable)
+		return fmt.Errorf("recording %s: %w: it is a FIFO", path, ErrNotReplaceable)
 	case m&fs.ModeSocket != 0:
-		return fmt.Errorf("record %s: %w: it is a socket", path, ErrNotReplaceable)
+		return fmt.Errorf("recording %s: %w: it is a socket", path, ErrNotReplaceable)
 	}
-	return fmt.Errorf("record %s: %w: its type is %v", path, ErrNotReplaceable, m.Type())
+	return fmt.Errorf("recording %s: %w: its type is %v", path, ErrNotReplaceable, m.Type())
 }
 
 // writableDirError turns a failure to create the temporary file into an error about
@@ -68,19 +68,19 @@ func writableDirError(path string, err error) error {
 	dir := filepath.Dir(path)
 	switch {
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("record %s: cannot create files in directory %s: permission denied", path, dir)
+		return fmt.Errorf("recording %s: cannot create files in directory %s: permission denied", path, dir)
 	case errors.Is(err, fs.ErrNotExist):
 		if _, statErr := os.Stat(dir); statErr == nil {
 			// The directory is there but takes no new files (/proc, a special file system).
-			return fmt.Errorf("record %s: cannot create files in directory %s", path, dir)
+			return fmt.Errorf("recording %s: cannot create files in directory %s", path, dir)
 		}
-		return fmt.Errorf("record %s: directory %s does not exist", path, dir)
+		return fmt.Errorf("recording %s: directory %s does not exist", path, dir)
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return fmt.Errorf("record %s: cannot create a file in directory %s: %w", path, dir, err)
+	return fmt.Errorf("recording %s: cannot create a file in directory %s: %w", path, dir, err)
 }
 
 // publish gives the finished file tmp its final name. Without force it never
@@ -103,7 +103,7 @@ func publish(tmp, path string, force bool, before fs.FileInfo) (string, error) {
 		if err == nil && before != nil && os.SameFile(fi, before) {
 			// rename(2) replaces a symbolic link itself, never its target.
 			if err := os.Rename(tmp, path); err != nil {
-				return tmp, fmt.Errorf("record %s: publishing: %w; the recording is at %s", path, err, tmp)
+				return tmp, fmt.Errorf("recording %s: publishing: %w; the recording is at %s", path, err, tmp)
 			}
 			return path, nil
 		}
@@ -119,9 +119,9 @@ func publish(tmp, path string, force bool, before fs.FileInfo) (string, error) {
 		if force {
 			why = "another recording was published there while recording; forcing replaces only what was there when recording started"
 		}
-		return keepElsewhere(tmp, path, fmt.Errorf("record %s: %w (%s)", path, ErrExists, why))
+		return keepElsewhere(tmp, path, fmt.Errorf("recording %s: %w (%s)", path, ErrExists, why))
 	}
-	return tmp, fmt.Errorf("record %s: publishing: %w; the recording is at %s", path, err, tmp)
+	return tmp, fmt.Errorf("recording %s: publishing: %w; the recording is at %s", path, err, tmp)
 }
 
 // keepElsewhere publishes tmp under the first free name beside path and returns why

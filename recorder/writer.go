@@ -184,7 +184,7 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 		// would only add a copy.
 		w.buf = b
 		if err := w.lb.add(mark{dir: int8(f.Dir), undelivered: f.Undelivered}, b, msg, closeFrame); err != nil {
-			return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
+			return fmt.Errorf("recording %s: frame %d: %w", w.path, f.Seq, err)
 		}
 		return nil
 	case utf8.Valid(content):
@@ -198,7 +198,7 @@ func (w *Writer) WriteFrame(f *wire.Frame) error {
 	b = append(b, "}\n"...)
 	w.buf = b
 	if err := w.lb.add(mark{dir: int8(f.Dir), undelivered: f.Undelivered}, b); err != nil {
-		return fmt.Errorf("record %s: frame %d: %w", w.path, f.Seq, err)
+		return fmt.Errorf("recording %s: frame %d: %w", w.path, f.Seq, err)
 	}
 	return nil
 }
@@ -271,7 +271,7 @@ func (w *Writer) WriteEntry(e Entry) error {
 	case TypeSegment:
 		m.segment = true
 	case TypeFrame, TypeHeader, TypeTrailer:
-		return fmt.Errorf("record %s: WriteEntry cannot write a %s entry", w.path, e.Type)
+		return fmt.Errorf("recording %s: WriteEntry cannot write a %s entry", w.path, e.Type)
 	}
 	return w.writeJSON(m, o)
 }
@@ -287,7 +287,7 @@ func (w *Writer) Since() time.Duration { return w.now().Sub(w.start) }
 // Flush pushes buffered entries to the file so a reader following it sees them.
 func (w *Writer) Flush() error {
 	if err := w.lb.flush(); err != nil {
-		return fmt.Errorf("record %s: %w", w.path, err)
+		return fmt.Errorf("recording %s: %w", w.path, err)
 	}
 	return nil
 }
@@ -341,9 +341,9 @@ func (w *Writer) Close(t Trailer) error {
 	w.published = where
 	if werr != nil {
 		if err != nil {
-			return fmt.Errorf("record %s: %w (%v): %v", w.path, ErrCutShort, werr, err)
+			return fmt.Errorf("recording %s: %w (%v): %v", w.path, ErrCutShort, werr, err)
 		}
-		return fmt.Errorf("record %s: %w (%v): what was recorded is at %s, %s", w.path, ErrCutShort, werr, where, cut)
+		return fmt.Errorf("recording %s: %w (%v): what was recorded is at %s, %s", w.path, ErrCutShort, werr, where, cut)
 	}
 	return err
 }
@@ -408,7 +408,7 @@ func (w *Writer) cutBack(t Trailer) error {
 func (w *Writer) fail(err error) error {
 	w.f.Close()
 	os.Remove(w.tmp)
-	return fmt.Errorf("record %s: %w", w.path, err)
+	return fmt.Errorf("recording %s: %w", w.path, err)
 }
 
 // Abort discards the recording.
@@ -425,11 +425,11 @@ func (w *Writer) Abort() error {
 func (w *Writer) writeJSON(m mark, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("record %s: %w", w.path, err)
+		return fmt.Errorf("recording %s: %w", w.path, err)
 	}
 	b = append(b, '\n')
 	if err := w.lb.add(m, b); err != nil {
-		return fmt.Errorf("record %s: %w", w.path, err)
+		return fmt.Errorf("recording %s: %w", w.path, err)
 	}
 	return nil
 }

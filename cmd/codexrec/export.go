@@ -50,7 +50,7 @@ func runExport(cfg any, args []string, std cli.IO) error {
 		warnProblems(std.Err, "export", name, ps)
 	}
 	if err = export.Run(context.Background(), std.Out, args, c.RunOptions); errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s exists (use --force to overwrite)", c.Out)
+		return fmt.Errorf("%s exists (--force replaces it)", c.Out)
 	}
 	return err
 }

@@ -50,7 +50,7 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 	case c.out.Path == "-":
 		return cli.Usagef("-o -: the HTML report links diff pages written beside it; name a FILE (stdout has the report, --json for JSON)")
 	case c.out.Path != "" && !c.out.Force && exists(c.out.Path):
-		return cli.Usagef("%s exists (--force overwrites it)", c.out.Path)
+		return cli.Usagef("%s exists (--force replaces it)", c.out.Path)
 	}
 	c.Recordings, c.Capture = args, fixtures.CaptureOptions{MCPCommand: mcpCommand(), Codexrec: Version}
 	c.Progress = func(s string) { fmt.Fprintf(std.Err, "codexrec upgrade: %s\n", s) }

@@ -109,7 +109,7 @@ func TestOutput(t *testing.T) {
 		t.Fatalf("mode %v %v", fi.Mode(), err)
 	}
 	err := (cli.Output{Path: p}).Write(&out, write("two"))
-	if err == nil || err.Error() != p+" exists (use --force to overwrite)" {
+	if err == nil || err.Error() != p+" exists (--force replaces it)" {
 		t.Errorf("existing: %v", err)
 	}
 	if err := (cli.Output{Path: p, Force: true}).Write(&out, write("two")); err != nil {

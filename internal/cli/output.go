@@ -159,7 +159,7 @@ func (o Output) Write(stdout io.Writer, write func(io.Writer) error) error {
 	}
 	err := recorder.WriteFile(o.Path, o.Force, 0o600, write)
 	if errors.Is(err, recorder.ErrExists) {
-		return fmt.Errorf("%s exists (use --force to overwrite)", o.Path)
+		return fmt.Errorf("%s exists (--force replaces it)", o.Path)
 	}
 	return err
 }
