@@ -25,6 +25,7 @@ import (
 	_ "github.com/codexrec/codexrec/sanitize"
 	_ "github.com/codexrec/codexrec/schema"
 	_ "github.com/codexrec/codexrec/serve"
+	_ "github.com/codexrec/codexrec/setting"
 	_ "github.com/codexrec/codexrec/shim"
 	_ "github.com/codexrec/codexrec/stale"
 	_ "github.com/codexrec/codexrec/upgrade"
