@@ -212,7 +212,9 @@ func (h writtenHook) Write(p []byte) (int, error) {
 	w := h.w
 	n, err := w.out.Write(p)
 	w.size += int64(n)
-	if w.size-w.wbFrom >= writebackEvery && !w.wbBusy.Load() {
+	// None starts once Close or Abort began (closed): they waited for the last one
+	// and then close the file; the tail is left to Close's fsync.
+	if w.size-w.wbFrom >= writebackEvery && !w.closed && !w.wbBusy.Load() {
 		// What is written goes to the disk as the session goes, on a goroutine of its
 		// own: the fsync that closes the recording (after the server's exit) then has
 		// only the tail to write, not the whole session (250 ms per 100 MB here).
