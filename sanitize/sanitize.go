@@ -285,7 +285,7 @@ func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *look
 	delta := func() bool {
 		return (la != nil && len(la.next) > 0 || z.streamsOpen()) && bytes.Contains(content, []byte(`"delta`))
 	}
-	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() && z.textPEM.Load() == 0 && !hasPercentEscape(content) {
+	if f.empty() && !f.hiddenIn(content, 0, len(content)) && !hasB64Run(content) && !delta() && z.textPEM.Load() == 0 && !f.percentIn(content, 0, len(content)) {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte

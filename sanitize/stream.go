@@ -99,7 +99,7 @@ func (z *Sanitizer) streamsOpen() bool {
 // last token may run on into the next delta (then its end is searched with the
 // token continued, see continuedSpans) or a private key begun in the stream's past
 // reaches into it (then the key runs to its END line): both need the whole text.
-func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean, shortOnly bool, stream string, la *lookahead) (repl []byte, edits, replaced []span) {
+func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean, shortOnly bool, stream string, la *lookahead, esc rawEscapes) (repl []byte, edits, replaced []span) {
 	st := z.stream(stream)
 	var right []byte
 	sameStream := false
@@ -111,7 +111,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean, shortOnly
 	}
 	short := shortOnly && !clean && len(raw) > 0 && !(isTokenByte(raw[len(raw)-1]) && nextContinues(la, stream))
 	// A huge clean delta is read at its two ends only: see ends.
-	v, partial := z.ends(raw, escaped, b64, clean || short, stream, st)
+	v, partial := z.ends(raw, escaped, b64, clean || short, stream, st, esc)
 	var junctions []span // a partial view's spans
 	if partial {
 		junctions = z.junctionSpans(st.tail, v, right, nil)
