@@ -78,3 +78,46 @@ func BenchmarkNextB64Run(b *testing.B) {
 		})
 	}
 }
+
+// hasB64Run, which rules out text without a capital letter first, says what the
+// search from the start says, on text with and without capitals (in every position
+// of a word, and bytes above 0x7f that are capitals' with the top bit set).
+func TestHasB64RunAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	lower := []byte("abcxyz0189+/-_= .:\\\"\n\t\xc1\xda\x80\xff@[`{")
+	for i := range 5000 {
+		b := make([]byte, rng.IntN(400))
+		for k := range b {
+			b[k] = lower[rng.IntN(len(lower))]
+		}
+		if i%2 == 0 && len(b) > 0 {
+			for range 1 + rng.IntN(3) {
+				b[rng.IntN(len(b))] = byte('A' + rng.IntN(26))
+			}
+		}
+		s, _ := nextB64Run(b, 0)
+		if got := hasB64Run(b); got != (s >= 0) {
+			t.Fatalf("hasB64Run(%q) = %v, the search from the start finds %d", b, got, s)
+		}
+		want := false
+		for _, c := range b {
+			want = want || c >= 'A' && c <= 'Z'
+		}
+		if got := hasUpper(b); got != want {
+			t.Fatalf("hasUpper(%q) = %v", b, got)
+		}
+	}
+	// Every byte value in every position of a word.
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 40; at++ {
+			b := make([]byte, 40)
+			for k := range b {
+				b[k] = 'a'
+			}
+			b[at] = byte(c)
+			if got, want := hasUpper(b), c >= 'A' && c <= 'Z'; got != want {
+				t.Fatalf("hasUpper with %#x at %d = %v", c, at, got)
+			}
+		}
+	}
+}
