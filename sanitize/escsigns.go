@@ -18,6 +18,7 @@ const (
 	escTabSep         // \t: or \t= (escapesAndTabSeps' tab separator)
 	escDouble         // \\: an escaped backslash, or a backslash escaping another escape's
 	escPercent        // % and a hex digit (hasPercentEscape)
+	escDelta          // "delta: a member that may be a streamed delta (frameWith)
 )
 
 // escapeSigns are the literals of the escape signs. The automaton ignores ASCII case
@@ -29,7 +30,7 @@ var escapeSigns = func() []struct {
 	signs := []struct {
 		lit  string
 		sign int
-	}{{`\u`, escHidden}, {`\/`, escHidden}, {`\t:`, escTabSep}, {`\t=`, escTabSep}, {`\\`, escDouble}}
+	}{{`\u`, escHidden}, {`\/`, escHidden}, {`\t:`, escTabSep}, {`\t=`, escTabSep}, {`\\`, escDouble}, {`"delta`, escDelta}}
 	for _, c := range "0123456789abcdef" {
 		signs = append(signs, struct {
 			lit  string
@@ -91,6 +92,32 @@ func (f *filter) percentIn(b []byte, lo, hi int) bool {
 		return !found
 	})
 	return found
+}
+
+// deltaIn is bytes.Contains(b[lo:hi], []byte(`"delta`)).
+func (f *filter) deltaIn(b []byte, lo, hi int) bool {
+	found := false
+	f.signs(escDelta, b, lo, hi, func(s int) bool {
+		found = string(b[s:s+6]) == `"delta`
+		return !found
+	})
+	return found
+}
+
+// quietIn reports whether a search of the raw JSON string content b[lo:hi] (find,
+// as jsonFrame's default case runs it) can find nothing for what the prefilter saw:
+// no known secret's prefix and no path anywhere in the line, no literal of a rule or
+// keyword within the string, and no percent escape in it.
+func (f *filter) quietIn(b []byte, lo, hi int) bool {
+	if len(f.secrets) > 0 || len(f.maps) > 0 {
+		return false
+	}
+	if intsAfter(f.kwPos, lo) != intsAfter(f.kwPos, hi) ||
+		hitsAfter(f.ruleHits, lo) != hitsAfter(f.ruleHits, hi) ||
+		hitsAfter(f.glHits, lo) != hitsAfter(f.glHits, hi) {
+		return false
+	}
+	return !f.percentIn(b, lo, hi)
 }
 
 // escapesIn is escapesAndTabSeps(b[lo:hi]): the count of escapes is that of the

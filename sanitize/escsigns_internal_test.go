@@ -42,6 +42,9 @@ func checkEscapeSigns(t *testing.T, z *Sanitizer, b []byte, ranges [][2]int) {
 			if got, want := f.percentIn(b, lo, hi), hasPercentEscape(raw); got != want {
 				t.Fatalf("percentIn(%q) = %v, hasPercentEscape %v", raw, got, want)
 			}
+			if got, want := f.deltaIn(b, lo, hi), bytes.Contains(raw, []byte(`"delta`)); got != want {
+				t.Fatalf("deltaIn(%q) = %v, bytes.Contains %v", raw, got, want)
+			}
 			n, tab := f.escapesIn(b, lo, hi)
 			if wn, wtab := escapesAndTabSeps(raw); n != wn || tab != wtab {
 				t.Fatalf("escapesIn(%q) = %d, %v; escapesAndTabSeps %d, %v", raw, n, tab, wn, wtab)
@@ -57,7 +60,7 @@ func checkEscapeSigns(t *testing.T, z *Sanitizer, b []byte, ranges [][2]int) {
 
 // escAlphabet is what the random texts are made of: the bytes of the escape signs
 // in both cases, quotes, and letters that start the prefilter's other literals.
-var escAlphabet = []string{`\`, `\`, `\`, `u`, `U`, `/`, `t`, `T`, `:`, `=`, `%`, `%`, `2`, `0`, `f`, `F`, `a`, `g`, `"`, ` `, `n`, `-`, `x`, `sk-`, `00`, `9`, `\\`, `\u00`, `%2F`, `%41`}
+var escAlphabet = []string{`\`, `\`, `\`, `u`, `U`, `/`, `t`, `T`, `:`, `=`, `%`, `%`, `2`, `0`, `f`, `F`, `a`, `g`, `"`, ` `, `n`, `-`, `x`, `sk-`, `00`, `9`, `\\`, `\u00`, `%2F`, `%41`, `"delta`, `"DELTA`, `"delt`, `delta`}
 
 func randomEscText(r *rand.Rand, n int) []byte {
 	var b bytes.Buffer
@@ -82,7 +85,8 @@ func randomRanges(r *rand.Rand, n int) [][2]int {
 }
 
 // TestEscapeSignsMatchPasses: the answers the filter gives from the automaton's
-// escape signs are those of hiddenEscapes, hasPercentEscape and escapesAndTabSeps,
+// escape signs are those of hiddenEscapes, hasPercentEscape, escapesAndTabSeps and
+// bytes.Contains (of "delta),
 // on random texts dense in escapes (short ones, and long ones the automaton scans
 // in lanes), on huge deltas as the server sends them, and on edge cases.
 func TestEscapeSignsMatchPasses(t *testing.T) {
