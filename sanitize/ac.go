@@ -175,75 +175,56 @@ type hit struct{ end, id int }
 // reports whether there was any.
 //
 // Each step of the automaton waits for the previous one's table load, so a text
-// longer than a few lengths of the longest pattern is cut in four lanes walked in
-// one loop (lanes4): their loads overlap. A lane starts maxLen-1 bytes before its
-// quarter so it sees every pattern ending in it.
+// longer than about a hundred bytes is cut in four lanes walked in one loop (lanes4):
+// their loads overlap. Lane k (from 1) starts maxLen-1 bytes before the part it
+// reports, so it sees every pattern ending there; the lanes are of one length, the
+// last one's reading on to the end of the text alone.
 func (m *matcher) scan(text []byte, hits []hit) (bool, []hit) {
-	q := len(text) / 4
-	ov := m.maxLen - 1
-	if q < max(ov, 32) {
-		return m.scanFrom(text, 0, 0, len(text), hits)
+	n, ov := len(text), m.maxLen-1
+	l := (n + 3*ov) / 4 // each lane's length
+	d := l - ov         // lane k begins at k*d, and reports from k*d+ov on
+	if d < 16 {
+		return m.scanFrom(text, 0, 0, n, hits)
 	}
 	var rows [4]uint32
-	// Lanes 1 to 3 first read the overlap before their quarter, reporting nothing.
-	rows[1], rows[2], rows[3] = m.lanes3(text, q, ov)
-	var lanes [4][]hit
-	var laneBuf [3][8]hit
-	for k := 1; k < 4; k++ {
-		lanes[k] = laneBuf[k-1][:0]
-	}
-	any := false
+	n0 := len(hits)
 	nclass := uint32(m.nclass)
 	for j := 0; ; j++ {
-		if j = m.lanes4(text, q, j, &rows); j == q {
+		if j = m.lanes4(text, d, l, j, &rows); j == l {
 			break
 		}
 		// Some lane's step j reached a state where patterns end.
-		any = true
 		for k, row := range rows {
-			if row <= m.lastQuiet {
+			if row <= m.lastQuiet || k > 0 && j < ov {
 				continue
 			}
 			for _, id := range m.out[row/nclass] {
-				if k == 0 {
-					hits = append(hits, hit{j + 1, int(id)})
-				} else {
-					lanes[k] = append(lanes[k], hit{k*q + j + 1, int(id)})
-				}
+				hits = append(hits, hit{k*d + j + 1, int(id)})
 			}
 		}
 	}
-	for k := 1; k < 4; k++ {
-		hits = append(hits, lanes[k]...)
+	// The lanes' hits came in turn: in text order, those ending at one place (one
+	// lane's, in the automaton's order) keep theirs.
+	if found := hits[n0:]; !slices.IsSortedFunc(found, hitEndOrder) {
+		slices.SortStableFunc(found, hitEndOrder)
 	}
-	// The last lane goes on over the bytes the quarters left.
-	a, h := m.scanFrom(text, rows[3], 4*q, len(text), hits)
-	return any || a, h
+	// The last lane goes on over the bytes the lanes left.
+	a, h := m.scanFrom(text, rows[3], 3*d+l, n, hits)
+	return len(h) > n0 || a, h
 }
 
-// lanes3 reads the ov bytes before the second, third and fourth quarters of text
-// (q bytes each), from the root, and returns the three states reached.
-func (m *matcher) lanes3(text []byte, q, ov int) (r1, r2, r3 uint32) {
-	next, class := m.next, &m.class
-	t1, t2, t3 := text[q-ov:q], text[2*q-ov:2*q], text[3*q-ov:3*q]
-	for j := range t1 {
-		r1 = next[r1+uint32(class[t1[j]])]
-		r2 = next[r2+uint32(class[t2[j]])]
-		r3 = next[r3+uint32(class[t3[j]])]
-	}
-	return r1, r2, r3
-}
+func hitEndOrder(a, b hit) int { return a.end - b.end }
 
-// lanes4 steps the four lanes (the quarters of text, q bytes each, in the states
-// rows) from step j on, and returns the first step after which some lane is in a
-// state where patterns end, or q; rows holds the states after that step. It is the
-// loop of the prefilter: kept apart from the handling of hits, it keeps everything
-// in registers.
-func (m *matcher) lanes4(text []byte, q, j int, rows *[4]uint32) int {
+// lanes4 steps the four lanes (text[k*d:k*d+l], in the states rows) from step j on,
+// and returns the first step after which some lane is in a state where patterns
+// end, or l; rows holds the states after that step. It is the loop of the
+// prefilter: kept apart from the handling of hits, it keeps everything in
+// registers.
+func (m *matcher) lanes4(text []byte, d, l, j int, rows *[4]uint32) int {
 	next, class, lq := m.next, &m.class, m.lastQuiet
-	t0, t1, t2, t3 := text[:q], text[q:2*q], text[2*q:3*q], text[3*q:4*q]
+	t0, t1, t2, t3 := text[:l], text[d:d+l], text[2*d:2*d+l], text[3*d:3*d+l]
 	r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
-	for ; j < q; j++ {
+	for ; j < l; j++ {
 		r0 = next[r0+uint32(class[t0[j]])]
 		r1 = next[r1+uint32(class[t1[j]])]
 		r2 = next[r2+uint32(class[t2[j]])]

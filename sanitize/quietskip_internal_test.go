@@ -192,3 +192,27 @@ func sanitizeSessionsUnsanitized(sessions [][]corpus.Frame) []string {
 	}
 	return out
 }
+
+// TestDeltaRawCheckChangesNothing: deltaRaw, which reads no further a line without
+// `"delta`, says what the parse says of every frame of the fixtures and the
+// corpora, and of each as a recording's frame entry.
+func TestDeltaRawCheckChangesNothing(t *testing.T) {
+	found := 0
+	for _, s := range quietSkipSessions(t) {
+		for _, f := range s {
+			for _, line := range []string{f.Line, `{"type":"frame","seq":1,"dir":"s2c","msg":` + f.Line + `}`} {
+				s1, r1, b1, ok1 := deltaRaw([]byte(line))
+				s2, r2, b2, ok2 := parseDelta([]byte(line))
+				if s1 != s2 || string(r1) != string(r2) || b1 != b2 || ok1 != ok2 {
+					t.Fatalf("%.300s: deltaRaw %q %v %v, the parse %q %v %v", line, s1, b1, ok1, s2, b2, ok2)
+				}
+				if ok1 {
+					found++
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no delta among the frames")
+	}
+}

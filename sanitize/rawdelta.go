@@ -17,6 +17,16 @@ import (
 // too): its stream and the raw content of its delta string, a sub-slice of line.
 // Decoding raw must succeed for ok (a deltaBase64 that is not base64 is no delta).
 func deltaRaw(line []byte) (stream string, raw []byte, b64, ok bool) {
+	// The member is found by its name as written: a line without it is read no
+	// further (most lines; a recording's envelope, a small notification).
+	if !bytes.Contains(line, []byte(`"delta`)) {
+		return "", nil, false, false
+	}
+	return parseDelta(line)
+}
+
+// parseDelta is deltaRaw without its first check.
+func parseDelta(line []byte) (stream string, raw []byte, b64, ok bool) {
 	line = bytes.TrimRight(line, " \t\r\n")
 	p, found := memberRaw(line, "params")
 	if !found {
