@@ -53,8 +53,8 @@ func (z *Sanitizer) ends(raw []byte, escaped, b64, clean bool, stream string, st
 	h, t := escapeBoundary(raw, endLen), escapeBoundary(raw, len(raw)-endLen)
 	v := view{head: raw[:h], tail: raw[t:], n: len(raw)}
 	if escaped {
-		v.head = jsonx.AppendUnescaped(make([]byte, 0, h), string(v.head))
-		v.tail = jsonx.AppendUnescaped(make([]byte, 0, len(raw)-t), string(v.tail))
+		v.head = jsonx.AppendUnescapedBytes(make([]byte, 0, h), v.head)
+		v.tail = jsonx.AppendUnescapedBytes(make([]byte, 0, len(raw)-t), v.tail)
 		v.n -= nesc
 	}
 	if !z.holdsEdges(v, stream) {
