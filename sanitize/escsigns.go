@@ -94,15 +94,9 @@ func (f *filter) percentIn(b []byte, lo, hi int) bool {
 	return found
 }
 
-// deltaIn is bytes.Contains(b[lo:hi], []byte(`"delta`)).
-func (f *filter) deltaIn(b []byte, lo, hi int) bool {
-	found := false
-	f.signs(escDelta, b, lo, hi, func(s int) bool {
-		found = string(b[s:s+6]) == `"delta`
-		return !found
-	})
-	return found
-}
+// holdsDelta is bytes.Contains(b, []byte(`"delta`)), b being the text the filter
+// was made for.
+func (f *filter) holdsDelta() bool { return f.delta }
 
 // quietIn reports whether a search of the raw JSON string content b[lo:hi] (find,
 // as jsonFrame's default case runs it) can find nothing for what the prefilter saw:

@@ -27,8 +27,10 @@ type filter struct {
 	fields           bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
 	answers          bool // "isSecret" or "answers" occurs (see secretAnswersFor)
 	// esc are the occurrences of the escape signs (patEscape), in the coordinates
-	// of the text the filter was made for (see escapeSigns).
-	esc []hit
+	// of the text the filter was made for (see escapeSigns), but for "delta, whose
+	// occurrence anywhere is delta.
+	esc   []hit
+	delta bool
 }
 
 func (f *filter) empty() bool {
@@ -326,7 +328,9 @@ func (z *Sanitizer) filterForLine(b []byte, guard, leave, take bool) filter {
 		case patKeyword:
 			nk++
 		case patEscape:
-			ne++
+			if pre.pats[h.id].idx != escDelta {
+				ne++
+			}
 		}
 	}
 	if ne > 0 {
@@ -385,7 +389,11 @@ func (z *Sanitizer) filterForLine(b []byte, guard, leave, take bool) filter {
 			f.fields = true
 			f.answers = f.answers || p.idx == 1
 		case patEscape:
-			f.esc = append(f.esc, h)
+			if p.idx == escDelta {
+				f.delta = f.delta || string(b[h.end-len(p.lit):h.end]) == `"delta`
+			} else {
+				f.esc = append(f.esc, h)
+			}
 		}
 	}
 	if nr > 0 {
