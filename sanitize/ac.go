@@ -12,9 +12,12 @@ import (
 type matcher struct {
 	class  [256]uint8
 	nclass int
-	// next[state*nclass+class] is the next state's row offset (state*nclass), with
-	// the top bit set when patterns end in that state.
-	next []uint32
+	// next[state*nclass+class] is the next state's row offset (state*nclass). The
+	// states where patterns end are numbered last: their rows are those past
+	// lastQuiet, the row of the last state where none does, so that telling them
+	// costs a comparison beside the step and nothing in the step itself.
+	next      []uint32
+	lastQuiet uint32
 	// out[state] are the pattern ids ending in state (row offset / nclass), through
 	// suffix links too.
 	out  [][]int32
@@ -99,21 +102,34 @@ func newMatcher(patterns []string) *matcher {
 			}
 		}
 	}
-	// Entries become row offsets, with the top bit for states where patterns end.
+	// States are renumbered, those where no pattern ends first (the root stays 0),
+	// and entries become row offsets.
+	ids := make([]uint32, len(outs))
+	id := uint32(0)
+	for _, quiet := range []bool{true, false} {
+		for s, o := range outs {
+			if (len(o) == 0) == quiet {
+				ids[s] = id
+				id++
+			}
+		}
+		if quiet {
+			m.lastQuiet = (id - 1) * uint32(nc)
+		}
+	}
 	m.out = make([][]int32, len(outs))
 	for s, o := range outs {
 		for _, id := range o {
-			m.out[s] = append(m.out[s], int32(id))
+			m.out[ids[s]] = append(m.out[ids[s]], int32(id))
 		}
 	}
-	for i, nx := range next {
-		e := nx * uint32(nc)
-		if len(outs[nx]) > 0 {
-			e |= 1 << 31
+	m.next = make([]uint32, len(next))
+	for s := range outs {
+		row, to := next[s*nc:(s+1)*nc], m.next[int(ids[s])*nc:int(ids[s]+1)*nc]
+		for k, nx := range row {
+			to[k] = ids[nx] * uint32(nc)
 		}
-		next[i] = e
 	}
-	m.next = next
 	return m
 }
 
@@ -158,61 +174,68 @@ type hit struct{ end, id int }
 // scan appends to hits every occurrence of a pattern in text, in text order, and
 // reports whether there was any.
 //
-// Each step of the automaton waits for the previous one's table load, so a long
-// text is cut in four lanes walked in one loop: their loads overlap. A lane starts
-// maxLen-1 bytes before its quarter so it sees every pattern ending in it.
+// Each step of the automaton waits for the previous one's table load, so a text
+// longer than about a hundred bytes is cut in four lanes walked in one loop (lanes4):
+// their loads overlap. Lane k (from 1) starts maxLen-1 bytes before the part it
+// reports, so it sees every pattern ending there; the lanes are of one length, the
+// last one's reading on to the end of the text alone.
 func (m *matcher) scan(text []byte, hits []hit) (bool, []hit) {
-	q := len(text) / 4
-	ov := m.maxLen - 1
-	if q < 2*m.maxLen || q < 64 {
-		return m.scanFrom(text, 0, 0, len(text), hits)
+	n, ov := len(text), m.maxLen-1
+	l := (n + 3*ov) / 4 // each lane's length
+	d := l - ov         // lane k begins at k*d, and reports from k*d+ov on
+	if d < 16 {
+		return m.scanFrom(text, 0, 0, n, hits)
 	}
-	next, class := m.next, &m.class
 	var rows [4]uint32
-	var lanes [4][]hit
-	var laneBuf [3][8]hit
-	for k := 1; k < 4; k++ {
-		lanes[k] = laneBuf[k-1][:0]
-	}
-	// Lanes 1 to 3 first read the overlap before their quarter, reporting nothing.
-	for k := 1; k < 4; k++ {
-		row := uint32(0)
-		for _, c := range text[k*q-ov : k*q] {
-			row = next[row+uint32(class[c])] &^ (1 << 31)
-		}
-		rows[k] = row
-	}
-	any := false
-	t0, t1, t2, t3 := text[:q], text[q:2*q], text[2*q:3*q], text[3*q:4*q]
-	r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
+	n0 := len(hits)
 	nclass := uint32(m.nclass)
-	for j := 0; j < q; j++ {
-		e0 := next[r0+uint32(class[t0[j]])]
-		e1 := next[r1+uint32(class[t1[j]])]
-		e2 := next[r2+uint32(class[t2[j]])]
-		e3 := next[r3+uint32(class[t3[j]])]
-		r0, r1, r2, r3 = e0&^(1<<31), e1&^(1<<31), e2&^(1<<31), e3&^(1<<31)
-		if (e0|e1|e2|e3)>>31 != 0 {
-			for k, e := range [4]uint32{e0, e1, e2, e3} {
-				if e>>31 != 0 {
-					any = true
-					for _, id := range m.out[(e&^(1<<31))/nclass] {
-						if k == 0 {
-							hits = append(hits, hit{j + 1, int(id)})
-						} else {
-							lanes[k] = append(lanes[k], hit{k*q + j + 1, int(id)})
-						}
-					}
-				}
+	for j := 0; ; j++ {
+		if j = m.lanes4(text, d, l, j, &rows); j == l {
+			break
+		}
+		// Some lane's step j reached a state where patterns end.
+		for k, row := range rows {
+			if row <= m.lastQuiet || k > 0 && j < ov {
+				continue
+			}
+			for _, id := range m.out[row/nclass] {
+				hits = append(hits, hit{k*d + j + 1, int(id)})
 			}
 		}
 	}
-	for k := 1; k < 4; k++ {
-		hits = append(hits, lanes[k]...)
+	// The lanes' hits came in turn: in text order, those ending at one place (one
+	// lane's, in the automaton's order) keep theirs.
+	if found := hits[n0:]; !slices.IsSortedFunc(found, hitEndOrder) {
+		slices.SortStableFunc(found, hitEndOrder)
 	}
-	// The last lane goes on over the bytes the quarters left.
-	a, h := m.scanFrom(text, r3, 4*q, len(text), hits)
-	return any || a, h
+	// The last lane goes on over the bytes the lanes left.
+	a, h := m.scanFrom(text, rows[3], 3*d+l, n, hits)
+	return len(h) > n0 || a, h
+}
+
+func hitEndOrder(a, b hit) int { return a.end - b.end }
+
+// lanes4 steps the four lanes (text[k*d:k*d+l], in the states rows) from step j on,
+// and returns the first step after which some lane is in a state where patterns
+// end, or l; rows holds the states after that step. It is the loop of the
+// prefilter: kept apart from the handling of hits, it keeps everything in
+// registers.
+func (m *matcher) lanes4(text []byte, d, l, j int, rows *[4]uint32) int {
+	next, class, lq := m.next, &m.class, m.lastQuiet
+	t0, t1, t2, t3 := text[:l], text[d:d+l], text[2*d:2*d+l], text[3*d:3*d+l]
+	r0, r1, r2, r3 := rows[0], rows[1], rows[2], rows[3]
+	for ; j < l; j++ {
+		r0 = next[r0+uint32(class[t0[j]])]
+		r1 = next[r1+uint32(class[t1[j]])]
+		r2 = next[r2+uint32(class[t2[j]])]
+		r3 = next[r3+uint32(class[t3[j]])]
+		// lq-r wraps past 1<<31 exactly when r > lq (rows stay below 1<<31).
+		if ((lq-r0)|(lq-r1)|(lq-r2)|(lq-r3))>>31 != 0 {
+			break
+		}
+	}
+	rows[0], rows[1], rows[2], rows[3] = r0, r1, r2, r3
+	return j
 }
 
 // scanFrom scans text[from:to] from the state at row.
@@ -221,9 +244,8 @@ func (m *matcher) scanFrom(text []byte, row uint32, from, to int, hits []hit) (b
 	next, class := m.next, &m.class
 	nclass := uint32(m.nclass)
 	for i := from; i < to; i++ {
-		e := next[row+uint32(class[text[i]])]
-		row = e &^ (1 << 31)
-		if e>>31 != 0 {
+		row = next[row+uint32(class[text[i]])]
+		if row > m.lastQuiet {
 			for _, id := range m.out[row/nclass] {
 				hits = append(hits, hit{i + 1, int(id)})
 			}

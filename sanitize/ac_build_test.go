@@ -99,19 +99,32 @@ func referenceMatcher(patterns []string) *matcher {
 			}
 		}
 	}
+	// The states where no pattern ends come first, in order, then the others.
+	var order []int
+	for s := range nodes {
+		if len(nodes[s].out) == 0 {
+			order = append(order, s)
+		}
+	}
+	m.lastQuiet = uint32((len(order) - 1) * m.nclass)
+	for s := range nodes {
+		if len(nodes[s].out) > 0 {
+			order = append(order, s)
+		}
+	}
+	id := make([]int, len(nodes))
+	for i, s := range order {
+		id[s] = i
+	}
 	m.next = make([]uint32, len(next))
 	m.out = make([][]int32, len(nodes))
 	for s := range nodes {
-		for _, id := range nodes[s].out {
-			m.out[s] = append(m.out[s], int32(id))
+		for _, o := range nodes[s].out {
+			m.out[id[s]] = append(m.out[id[s]], int32(o))
 		}
-	}
-	for i, nx := range next {
-		e := uint32(nx * m.nclass)
-		if len(nodes[nx].out) > 0 {
-			e |= 1 << 31
+		for k := 0; k < m.nclass; k++ {
+			m.next[id[s]*m.nclass+k] = uint32(id[next[s*m.nclass+k]] * m.nclass)
 		}
-		m.next[i] = e
 	}
 	return m
 }

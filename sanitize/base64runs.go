@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 )
 
 // Base64 hides a secret from every literal: `kubectl get secret -o yaml`, a .dockerconfigjson,
@@ -141,9 +142,54 @@ func joinWrapped(run []byte) []byte {
 }
 
 // hasB64Run reports whether b holds a candidate run at all (one pass, no decoding).
+// A candidate holds a capital letter, so text without one (much command output:
+// paths, timings, lower-case words) is ruled out by hasUpper, eight bytes a step,
+// before the runs are walked.
 func hasB64Run(b []byte) bool {
+	if !hasUpper(b) {
+		return false
+	}
 	s, _ := nextB64Run(b, 0)
 	return s >= 0
+}
+
+// hasUpper reports whether b holds an ASCII capital letter (b64Class 1).
+func hasUpper(b []byte) bool {
+	for len(b) >= 32 {
+		w0, w1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		w2, w3 := binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
+		if upperBytes(w0)|upperBytes(w1)|upperBytes(w2)|upperBytes(w3) != 0 {
+			return true
+		}
+		b = b[32:]
+	}
+	for len(b) >= 8 {
+		if upperBytes(binary.LittleEndian.Uint64(b)) != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// upperBytes has the top bit of each byte of w that is an ASCII capital letter set,
+// and no other bit. Each byte's low seven bits plus a constant below 0x41 never
+// carry into the next byte: the sum's top bit says whether they reach 'A' (or pass
+// 'Z'), and a byte with its own top bit set is no ASCII.
+func upperBytes(w uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		tops = 0x8080808080808080
+	)
+	low := w &^ tops
+	atLeastA := low + (0x80-'A')*ones
+	pastZ := low + (0x80-'Z'-1)*ones
+	return atLeastA &^ pastZ &^ w & tops
 }
 
 // decodeB64Text decodes run as base64 or base64url (padded or not) and returns it

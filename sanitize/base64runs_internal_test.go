@@ -78,3 +78,104 @@ func BenchmarkNextB64Run(b *testing.B) {
 		})
 	}
 }
+
+// hasB64Run, which rules out text without a capital letter first, says what the
+// search from the start says, on text with and without capitals (in every position
+// of a word, and bytes above 0x7f that are capitals' with the top bit set).
+func TestHasB64RunAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	lower := []byte("abcxyz0189+/-_= .:\\\"\n\t\xc1\xda\x80\xff@[`{")
+	for i := range 5000 {
+		b := make([]byte, rng.IntN(400))
+		for k := range b {
+			b[k] = lower[rng.IntN(len(lower))]
+		}
+		if i%2 == 0 && len(b) > 0 {
+			for range 1 + rng.IntN(3) {
+				b[rng.IntN(len(b))] = byte('A' + rng.IntN(26))
+			}
+		}
+		s, _ := nextB64Run(b, 0)
+		if got := hasB64Run(b); got != (s >= 0) {
+			t.Fatalf("hasB64Run(%q) = %v, the search from the start finds %d", b, got, s)
+		}
+		want := false
+		for _, c := range b {
+			want = want || c >= 'A' && c <= 'Z'
+		}
+		if got := hasUpper(b); got != want {
+			t.Fatalf("hasUpper(%q) = %v", b, got)
+		}
+	}
+	// Every byte value in every position of a word.
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 40; at++ {
+			b := make([]byte, 40)
+			for k := range b {
+				b[k] = 'a'
+			}
+			b[at] = byte(c)
+			if got, want := hasUpper(b), c >= 'A' && c <= 'Z'; got != want {
+				t.Fatalf("hasUpper with %#x at %d = %v", c, at, got)
+			}
+		}
+	}
+}
+
+// hasB64Run agrees with the search from the start on text made of wrapped base64
+// (capitals in its first line only, its last only, or nowhere), plain runs, words and
+// every kind of break between them: hard bytes, newlines, escaped \n, quotes.
+func TestHasB64RunAgreesWrapped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	line := func(width int, classes string) string {
+		b := make([]byte, width)
+		for i := range b {
+			b[i] = classes[rng.IntN(len(classes))]
+		}
+		return string(b)
+	}
+	pieces := func() string {
+		switch rng.IntN(6) {
+		case 0: // wrapped base64, lines of one width, the last shorter
+			width := 4 * (10 + rng.IntN(8))
+			sep := []string{"\n", `\n`}[rng.IntN(2)]
+			var s string
+			n := 2 + rng.IntN(3)
+			for k := range n {
+				classes := "abcxyz0189+/"
+				if k == rng.IntN(n+1) {
+					classes = "ABCabc0189"
+				}
+				w := width
+				if k == n-1 {
+					w = 1 + rng.IntN(width)
+				}
+				s += line(w, classes)
+				if k < n-1 {
+					s += sep
+				}
+			}
+			return s
+		case 1:
+			return line(15+rng.IntN(30), "ABCabc019")
+		case 2:
+			return line(1+rng.IntN(30), "abcxyz0189-_")
+		case 3:
+			return []string{" ", ".", ":", `"`, "\r", "\t", ",", "\xc3\xa9"}[rng.IntN(8)]
+		case 4:
+			return []string{"\n", `\n`, `\`, `\"`}[rng.IntN(4)]
+		default:
+			return line(1+rng.IntN(8), "ABCXYZ")
+		}
+	}
+	for range 20000 {
+		var b []byte
+		for range 1 + rng.IntN(8) {
+			b = append(b, pieces()...)
+		}
+		s, _ := nextB64Run(b, 0)
+		if got := hasB64Run(b); got != (s >= 0) {
+			t.Fatalf("hasB64Run(%q) = %v, the search from the start finds %d", b, got, s)
+		}
+	}
+}

@@ -39,22 +39,22 @@ const (
 // text must be decoded: it is short, base64, inside a PEM block, holds what decoding
 // could turn into a literal the prefilter did not see (dashes of a PEM line, a
 // keyword's tab separator), or has a token running past one of its ends.
-func (z *Sanitizer) ends(raw []byte, escaped, b64, clean bool, stream string, st streamState) (view, bool) {
+func (z *Sanitizer) ends(raw []byte, escaped, b64, clean bool, stream string, st streamState, esc rawEscapes) (view, bool) {
 	if !clean || b64 || st.pem || len(raw) < hugeDelta {
 		return view{}, false
 	}
 	if bytes.Contains(raw, dashes) {
 		return view{}, false
 	}
-	nesc, tabSep := escapesAndTabSeps(raw)
+	nesc, tabSep := esc.count(raw)
 	if tabSep {
 		return view{}, false
 	}
 	h, t := escapeBoundary(raw, endLen), escapeBoundary(raw, len(raw)-endLen)
 	v := view{head: raw[:h], tail: raw[t:], n: len(raw)}
 	if escaped {
-		v.head = jsonx.AppendUnescaped(make([]byte, 0, h), string(v.head))
-		v.tail = jsonx.AppendUnescaped(make([]byte, 0, len(raw)-t), string(v.tail))
+		v.head = jsonx.AppendUnescapedBytes(make([]byte, 0, h), v.head)
+		v.tail = jsonx.AppendUnescapedBytes(make([]byte, 0, len(raw)-t), v.tail)
 		v.n -= nesc
 	}
 	if !z.holdsEdges(v, stream) {
@@ -84,6 +84,21 @@ func escapesAndTabSeps(raw []byte) (n int, tabSep bool) {
 		i = p + 1
 	}
 	return n, tabSep
+}
+
+// rawEscapes answers escapesAndTabSeps for a string's raw content from the
+// filter of the line holding it (see escsigns.go), or by a pass over it when f is nil.
+type rawEscapes struct {
+	f      *filter
+	line   []byte
+	lo, hi int // raw is line[lo:hi]
+}
+
+func (r rawEscapes) count(raw []byte) (int, bool) {
+	if r.f == nil {
+		return escapesAndTabSeps(raw)
+	}
+	return r.f.escapesIn(r.line, r.lo, r.hi)
 }
 
 // holdsEdges reports whether everything the edge heuristics (edgeSpans, shapeEdges)

@@ -21,16 +21,16 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 	// Whether the line holds a \u or \/ escape, when asked (0 unknown, 1 no, 2 yes):
 	// a string of a line without one has none either.
 	lineHidden := 0
-	hiddenIn := func(raw []byte) bool {
+	hiddenIn := func(start, end int) bool {
 		if lineHidden == 1 {
 			return false
 		}
-		return hiddenEscapes(raw)
+		return lineFilter.hiddenIn(b, start, end)
 	}
 	fields := lineFilter.fields
 	if !fields {
 		lineHidden = 1
-		if hiddenEscapes(b) {
+		if lineFilter.hiddenIn(b, 0, len(b)) {
 			fields, lineHidden = true, 2
 		}
 	}
@@ -121,19 +121,20 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 			// The line's prefilter saw nothing inside this string: only its junctions
 			// with the stream's context can match.
 			within := lineFilter.within(t.start, t.end)
-			plain := !b64 && !hiddenIn(raw) && !hasB64Run(raw)
+			plain := !b64 && !hiddenIn(t.start, t.end) && !hasB64Run(raw)
 			cold, clean := plain && within.empty(), plain && within.clean()
 			// A huge delta of command output holds many "00" (okta's literal) in
 			// timings and counters, none starting a token long enough: clean but for
 			// those (see cleanButShortTokens).
-			shortOnly := !clean && plain && len(raw) >= hugeDelta && within.cleanButShortTokens(b, t.end) && !hasPercentEscape(raw)
-			repl, edits, ds = z.deltaString(raw, t.escaped, b64, cold, clean, shortOnly, streamOf(), la)
+			shortOnly := !clean && plain && len(raw) >= hugeDelta && within.cleanButShortTokens(b, t.end) && !lineFilter.percentIn(b, t.start, t.end)
+			esc := rawEscapes{&lineFilter, b, t.start, t.end}
+			repl, edits, ds = z.deltaString(raw, t.escaped, b64, cold, clean, shortOnly, streamOf(), la, esc)
 			spans = append(spans, ds...)
 		case !t.isKey && bytes.HasSuffix(w.memberKey(), []byte("Base64")) && isBase64(raw):
 			var reds64 []span
 			repl, reds64, src = z.base64Field(raw, "")
 			spans = append(spans, reds64...)
-		case t.escaped && (hiddenIn(raw) || lineFilter.within(t.start, t.end).contextual()):
+		case t.escaped && (hiddenIn(t.start, t.end) || lineFilter.within(t.start, t.end).contextual()):
 			// \uXXXX or \/ may spell a secret differently, and rules that read
 			// context (keywords, gitleaks' expressions) must see a \n as a line break
 			// and \" as a quote: search the decoded text and map the spans back to raw
@@ -150,6 +151,9 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 				edits = rawSpans(raw, spans)
 			}
 		default:
+			if quietSkip && lineFilter.quietIn(b, t.start, t.end) && (t.isKey || len(ctx) == 0 && !hasB64Run(raw)) {
+				return // find, base64Spans and crossFieldSpans would find nothing
+			}
 			// Raw content is searched as is: the rules stop at escapes (\n, \"), and
 			// known secrets and paths are searched in their JSON-escaped forms too.
 			f := lineFilter.within(t.start, t.end)
@@ -202,6 +206,10 @@ func (z *Sanitizer) jsonFrame(b []byte, lineFilter filter, la *lookahead) ([]byt
 	}
 	return append(out, b[last:]...), reds
 }
+
+// quietSkip lets jsonFrame skip the searches of a string where the line's prefilter
+// saw nothing (filter.quietIn); a test turns it off to compare.
+var quietSkip = true
 
 // walkers pools the walkers of jsonFrame.
 var walkers = sync.Pool{New: func() any { return new(walker) }}

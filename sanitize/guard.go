@@ -222,7 +222,7 @@ func (z *Sanitizer) scanLineTaking(b []byte, n int, leaks []Leak, take bool) []L
 		}
 	}
 	lineFilter := z.filterForLine(b, true, false, take)
-	hidden := hiddenEscapes(b)
+	hidden := lineFilter.hiddenIn(b, 0, len(b))
 	b64 := hasB64Run(b)
 	if lineFilter.empty() && !hidden && !b64 {
 		return leaks
@@ -250,7 +250,7 @@ func (z *Sanitizer) scanLineTaking(b []byte, n int, leaks []Leak, take bool) []L
 	w.walk(b, func(t token) {
 		raw := b[t.start:t.end]
 		text, f := raw, lineFilter.within(t.start, t.end)
-		if t.escaped && (hiddenEscapes(raw) || f.contextual()) {
+		if t.escaped && (lineFilter.hiddenIn(b, t.start, t.end) || f.contextual()) {
 			text, _ = unescape(raw, nil)
 			f = z.filterFor(text, true).text()
 		}

@@ -26,6 +26,11 @@ type filter struct {
 	maps             []int
 	fields           bool // a secret field's key, "env", "isSecret", "answers" or "Base64" occurs
 	answers          bool // "isSecret" or "answers" occurs (see secretAnswersFor)
+	// esc are the occurrences of the escape signs (patEscape), in the coordinates
+	// of the text the filter was made for (see escapeSigns), but for "delta, whose
+	// occurrence anywhere is delta.
+	esc   []hit
+	delta bool
 }
 
 func (f *filter) empty() bool {
@@ -96,6 +101,9 @@ func (f filter) text() filter {
 // Positions are in scan order, so the ones inside are a sub-slice (no copy).
 func (f filter) within(start, end int) filter {
 	f.base = start
+	if len(f.esc) > 0 {
+		f.esc = f.esc[hitsAfter(f.esc, start):hitsAfter(f.esc, end)]
+	}
 	if !f.keyword && len(f.ruleHits) == 0 && len(f.glHits) == 0 {
 		return f
 	}
@@ -146,6 +154,7 @@ const (
 	patField
 	patGitleaks // a keyword of gitleaks rule idx: kept with its positions
 	patSkip     // a literal of another view of the same automaton (prefilters)
+	patEscape   // an escape sign (idx one of esc*): kept with its positions
 )
 
 type pattern struct {
@@ -218,6 +227,9 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	}
 	for _, k := range keywordTriggers {
 		addCut(k, patKeyword, 0, forAll)
+	}
+	for _, e := range escapeSigns {
+		add(e.lit, pattern{kind: patEscape, idx: e.sign, lit: []byte(e.lit)}, forAll)
 	}
 	for _, k := range keywordJSONTriggers {
 		addCut(k, patKeyword, 0, forAll)
@@ -308,14 +320,21 @@ func (z *Sanitizer) filterForLine(b []byte, guard, leave, take bool) filter {
 	}
 	// The hits name what occurred, so the (long) table of patterns is never walked.
 	// The positions kept are counted first, to be stored in one allocation each.
-	var nh, nk int
+	var nh, nk, ne int
 	for _, h := range hits {
 		switch pre.pats[h.id].kind {
 		case patRule, patGitleaks:
 			nh++
 		case patKeyword:
 			nk++
+		case patEscape:
+			if pre.pats[h.id].idx != escDelta {
+				ne++
+			}
 		}
+	}
+	if ne > 0 {
+		f.esc = make([]hit, 0, ne)
 	}
 	var hs []hit
 	if nh > 0 {
@@ -369,6 +388,12 @@ func (z *Sanitizer) filterForLine(b []byte, guard, leave, take bool) filter {
 		case patField:
 			f.fields = true
 			f.answers = f.answers || p.idx == 1
+		case patEscape:
+			if p.idx == escDelta {
+				f.delta = f.delta || string(b[h.end-len(p.lit):h.end]) == `"delta`
+			} else {
+				f.esc = append(f.esc, h)
+			}
 		}
 	}
 	if nr > 0 {

@@ -17,6 +17,16 @@ import (
 // too): its stream and the raw content of its delta string, a sub-slice of line.
 // Decoding raw must succeed for ok (a deltaBase64 that is not base64 is no delta).
 func deltaRaw(line []byte) (stream string, raw []byte, b64, ok bool) {
+	// The member is found by its name as written: a line without it is read no
+	// further (most lines; a recording's envelope, a small notification).
+	if !bytes.Contains(line, []byte(`"delta`)) {
+		return "", nil, false, false
+	}
+	return parseDelta(line)
+}
+
+// parseDelta is deltaRaw without its first check.
+func parseDelta(line []byte) (stream string, raw []byte, b64, ok bool) {
 	line = bytes.TrimRight(line, " \t\r\n")
 	p, found := memberRaw(line, "params")
 	if !found {
@@ -64,7 +74,7 @@ func deltaPrefix(raw []byte, b64 bool, n int) []byte {
 	// Each escape decodes to at least one byte, so n*6 raw bytes hold n decoded ones;
 	// the cut is moved off the middle of an escape.
 	k := escapeBoundary(raw, min(len(raw), n*6))
-	dec := jsonx.AppendUnescaped(make([]byte, 0, k), string(raw[:k]))
+	dec := jsonx.AppendUnescapedBytes(make([]byte, 0, k), raw[:k])
 	return dec[:min(len(dec), n)]
 }
 
@@ -124,7 +134,7 @@ func stringValue(obj []byte, key string) string {
 	if !ok || len(v) < 2 || v[0] != '"' {
 		return ""
 	}
-	return string(jsonx.AppendUnescaped(nil, string(v[1:len(v)-1])))
+	return string(jsonx.AppendUnescapedBytes(nil, v[1:len(v)-1]))
 }
 
 // memberRaw returns the raw value of the first member named key (compared as

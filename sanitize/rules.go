@@ -309,15 +309,6 @@ func hasDigit(v []byte) bool {
 	return false
 }
 
-func hasUpper(v []byte) bool {
-	for _, c := range v {
-		if c >= 'A' && c <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
 func hasLower(v []byte) bool {
 	for _, c := range v {
 		if c >= 'a' && c <= 'z' {

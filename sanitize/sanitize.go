@@ -283,9 +283,10 @@ func (z *Sanitizer) frameWith(line, content []byte, isJSON func() bool, la *look
 	// A delta continues its stream: with context kept, or a next delta known, it is
 	// searched even when it holds nothing itself.
 	delta := func() bool {
-		return (la != nil && len(la.next) > 0 || z.streamsOpen()) && bytes.Contains(content, []byte(`"delta`))
+		return (la != nil && len(la.next) > 0 || z.streamsOpen()) && f.holdsDelta()
 	}
-	if f.empty() && !hiddenEscapes(content) && !hasB64Run(content) && !delta() && z.textPEM.Load() == 0 && !hasPercentEscape(content) {
+	// (The walk of base64 runs, the dearest, comes last: a delta skips it.)
+	if f.empty() && !f.hiddenIn(content, 0, len(content)) && !delta() && z.textPEM.Load() == 0 && !f.percentIn(content, 0, len(content)) && !hasB64Run(content) {
 		return line, nil // nothing can match: clean text costs one pass of the prefilter
 	}
 	var changed []byte

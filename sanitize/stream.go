@@ -99,7 +99,7 @@ func (z *Sanitizer) streamsOpen() bool {
 // last token may run on into the next delta (then its end is searched with the
 // token continued, see continuedSpans) or a private key begun in the stream's past
 // reaches into it (then the key runs to its END line): both need the whole text.
-func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean, shortOnly bool, stream string, la *lookahead) (repl []byte, edits, replaced []span) {
+func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean, shortOnly bool, stream string, la *lookahead, esc rawEscapes) (repl []byte, edits, replaced []span) {
 	st := z.stream(stream)
 	var right []byte
 	sameStream := false
@@ -111,7 +111,7 @@ func (z *Sanitizer) deltaString(raw []byte, escaped, b64, cold, clean, shortOnly
 	}
 	short := shortOnly && !clean && len(raw) > 0 && !(isTokenByte(raw[len(raw)-1]) && nextContinues(la, stream))
 	// A huge clean delta is read at its two ends only: see ends.
-	v, partial := z.ends(raw, escaped, b64, clean || short, stream, st)
+	v, partial := z.ends(raw, escaped, b64, clean || short, stream, st, esc)
 	var junctions []span // a partial view's spans
 	if partial {
 		junctions = z.junctionSpans(st.tail, v, right, nil)
@@ -304,12 +304,18 @@ func (z *Sanitizer) spansIn(w []byte, off, n int, keep func(s span) bool, spans 
 	return spans, hot
 }
 
+// junctionEdge is how far on each side of a junction between deltas windowHot
+// looks for a literal crossing it: at least the longest literal of the prefilter
+// (gitleaks' bundle_enterprise__contribsys__com is 34 bytes; at 32, that keyword
+// cut after its 33rd byte left its secret in the next delta unsearched).
+const junctionEdge = 48
+
 // windowHot reports whether anything can match in the window around text beyond
 // what a cold tail holds: a literal crossing into text (the tail's last bytes), in
 // text, or in the next delta's start.
 // When text is known to hold nothing itself (cold), only the junctions are scanned.
 func (z *Sanitizer) windowHot(tail, text, right []byte, cold bool) bool {
-	const edge = 32 // longer than any rule literal
+	const edge = junctionEdge
 	if cold && len(text) > 2*edge {
 		for _, w := range [][]byte{concat(tail[max(0, len(tail)-edge):], text[:edge]), concat(text[len(text)-edge:], right)} {
 			if f := z.filterFor(w, false); !f.empty() || hasB64Run(w) {
