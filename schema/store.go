@@ -19,8 +19,10 @@ import (
 // file once, named by its sha256, and each version's set is the list
 // versions/VERSION/SET.sha256 of paths and sums (written by internal/schemagen). Most
 // files do not change between releases, so eight versions cost little more than one;
-// a file that changed is mostly stored as a delta against the previous release's
+// a file that changed is mostly stored as a delta against the next release's
 // (an object named SUM.d: "base SUM" then internal/delta's line copies and literals).
+// The newest release is stored whole: a session of unknown version, checked against
+// it, decodes no delta; an older release decodes one step per newer release.
 
 // objectStore reads objects, resolving deltas. It keeps the objects it decoded, up
 // to cacheBytes, so the releases of a delta chain are decoded once.
@@ -110,14 +112,33 @@ func (st *objectStore) decode(sum string, depth int) ([]byte, error) {
 	return out, nil
 }
 
+// readZipFile reads a stored object into a buffer of its recorded size (io.ReadAll's
+// doubling cleared and copied about three times the bytes of the large schemas).
 func readZipFile(f *zip.File) ([]byte, error) {
 	r, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return io.ReadAll(r)
+	if f.UncompressedSize64 > maxObject {
+		return nil, fmt.Errorf("object %s: %d bytes, more than any schema", f.Name, f.UncompressedSize64)
+	}
+	b := make([]byte, f.UncompressedSize64)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	// The end, read past the last byte, is where the zip reader checks the CRC.
+	if n, err := r.Read(make([]byte, 1)); n > 0 || err != io.EOF {
+		if err == nil || err == io.EOF {
+			err = fmt.Errorf("object %s: longer than its recorded %d bytes", f.Name, f.UncompressedSize64)
+		}
+		return nil, err
+	}
+	return b, nil
 }
+
+// maxObject bounds an embedded object's size (the largest is under 2 MB).
+const maxObject = 64 << 20
 
 // listFS is one set: the files a sha256 list names, read from the object store. It
 // implements fs.ReadDirFS so fs.WalkDir and fs.ReadFile work on it.

@@ -4,10 +4,13 @@
 // paths with their sums (stable, and experimental from --experimental); and
 // versions/manifest.json names the versions. A file identical in several versions is
 // stored once, and a file that changed is stored as a delta (internal/delta) against
-// the same file in the previous release (or, for the stable set, in the same release's
-// experimental set) when that is less than half its size. It is run by
-// `go generate ./schema` (every version in the manifest) and by
-// scripts/add-codex-version.sh (one new version).
+// the same file in the next release (or, for the stable set, in the same release's
+// experimental set) when that is less than half its size: the newest release, the one
+// a session of unknown version is checked against, is stored whole and reads without
+// decoding any delta; the older a release, the longer its chain. It is run by
+// `go generate ./schema` (every version in the manifest), by
+// scripts/add-codex-version.sh (one new version) and, with -repack, on the objects
+// already stored (no codex binary needed).
 package main
 
 import (
@@ -53,8 +56,15 @@ func main() {
 	dir := flag.String("dir", "versions", "the schema package's versions `DIR`")
 	all := flag.Bool("all", false, "regenerate every version already in the manifest")
 	codex := flag.String("codex", "", "use the codex binary at `PATH` (only with one VERSION) instead of scripts/install-codex.sh")
+	repack := flag.Bool("repack", false, "rewrite objects.zip from the objects it holds (no VERSION, no codex binary)")
 	flag.Parse()
-	if err := run(*dir, *all, *codex, flag.Args()); err != nil {
+	var err error
+	if *repack {
+		err = repackObjects(*dir, flag.Args())
+	} else {
+		err = run(*dir, *all, *codex, flag.Args())
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "schemagen:", err)
 		os.Exit(1)
 	}
@@ -116,6 +126,23 @@ func run(dir string, all bool, codex string, versions []string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644)
+}
+
+// repackObjects rewrites objects.zip from the objects it holds, for a change in how
+// they are stored.
+func repackObjects(dir string, versions []string) error {
+	if len(versions) > 0 {
+		return fmt.Errorf("-repack takes no VERSION")
+	}
+	m, err := readManifest(dir)
+	if err != nil {
+		return err
+	}
+	objects, err := readObjects(dir)
+	if err != nil {
+		return err
+	}
+	return writeObjects(dir, m, objects)
 }
 
 func readManifest(dir string) (*manifest, error) {
@@ -286,8 +313,9 @@ const deltaSuffix = ".d"
 func writeObjects(dir string, m *manifest, objects map[string][]byte) error {
 	used := map[string]bool{}
 	base := map[string]string{} // object to the object it is stored as a delta of
-	prev := map[string]map[string]string{}
-	for _, v := range m.Versions { // oldest first
+	next := map[string]map[string]string{}
+	for i := len(m.Versions) - 1; i >= 0; i-- { // newest first
+		v := m.Versions[i]
 		cur := map[string]map[string]string{}
 		for _, mode := range []string{"experimental", "stable"} {
 			s, ok := v.Sets[mode]
@@ -305,11 +333,12 @@ func writeObjects(dir string, m *manifest, objects map[string][]byte) error {
 				if used[h] {
 					continue
 				}
-				// The same file in this version's experimental set, else in the previous
-				// version's same set.
+				// The same file in this version's experimental set, else in the next
+				// version's same set: a base is always an object seen before, so no
+				// chain loops, and each leads to the newest release.
 				cand := cur["experimental"][path]
 				if mode == "experimental" || cand == "" {
-					cand = prev[mode][path]
+					cand = next[mode][path]
 				}
 				if cand != "" && cand != h && used[cand] {
 					base[h] = cand
@@ -317,7 +346,7 @@ func writeObjects(dir string, m *manifest, objects map[string][]byte) error {
 				used[h] = true
 			}
 		}
-		prev = cur
+		next = cur
 	}
 	for _, v := range m.Versions {
 		for mode, s := range v.Sets {
