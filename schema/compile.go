@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"github.com/codexrec/codexrec/internal/jsonx"
-	"io/fs"
 	"net/url"
 	"strconv"
 	"strings"
@@ -92,7 +91,7 @@ func (s *Set) doc(key string) (*document, error) {
 	} else if mode != Stable {
 		return nil, fmt.Errorf("schema: no set %q", mode)
 	}
-	b, err := fs.ReadFile(s.fsys[i], p)
+	b, err := readShared(s.fsys[i], p)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %s set: %w", mode, err)
 	}

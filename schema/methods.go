@@ -63,7 +63,7 @@ func newSet(version string, stable, exp fs.FS) (*Set, error) {
 	}
 	for mode := range 2 {
 		for _, u := range unions {
-			b, err := fs.ReadFile(s.fsys[mode], u.file)
+			b, err := readShared(s.fsys[mode], u.file)
 			if err != nil {
 				return nil, fmt.Errorf("%s set: %w", modeName(mode), err)
 			}

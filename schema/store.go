@@ -192,6 +192,25 @@ func (l *listFS) Open(name string) (fs.File, error) {
 	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
 
+// readShared returns a file's content like fs.ReadFile, without the copy when fsys
+// is an embedded set: the object store's bytes, shared, which the caller must not
+// modify (the schema files are megabytes, read on each session's first messages).
+func readShared(fsys fs.FS, name string) ([]byte, error) {
+	l, ok := fsys.(*listFS)
+	if !ok {
+		return fs.ReadFile(fsys, name)
+	}
+	sum, ok := l.files[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	b, err := l.store.read(sum)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return b, nil
+}
+
 func (l *listFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	es, ok := l.dirs[name]
 	if !ok {
