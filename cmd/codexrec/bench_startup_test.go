@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -82,6 +83,20 @@ func startupRecording(b *testing.B) string {
 	return path
 }
 
+// selfArg in a start-up case's arguments stands for the build being timed.
+const selfArg = "{self}"
+
+// withSelf returns args with selfArg replaced by bin.
+func withSelf(args []string, bin string) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == selfArg {
+			out[i] = bin
+		}
+	}
+	return out
+}
+
 // sjsonSet replaces the number at key (a gjson path) of the JSON object line l.
 func sjsonSet(l []byte, key string, v int64) ([]byte, error) {
 	r := gjson.GetBytes(l, key)
@@ -96,7 +111,9 @@ func sjsonSet(l []byte, key string, v int64) ([]byte, error) {
 // BenchmarkStartup times whole short runs of codexrec, alternating this build and
 // CODEXREC_BASE's: `record -o F -- true` with defaults and with every stage off, and
 // a replay of a short recording driven by its own client frames, directly and as a
-// shim replays it (record --mode replay; for the base only if it has --mode).
+// shim replays it (record --mode replay; for the base only if it has --mode), and
+// that replay recorded with defaults (a whole short session: its schema loaded and
+// routes compiled).
 // Reported per case and build: the median CPU time (user + system, as the
 // kernel counts it for the process and the children it waited for) and wall time;
 // and the child's own cost, `true` run directly in the same rounds (child-cpu-ms),
@@ -125,6 +142,10 @@ func BenchmarkStartup(b *testing.B) {
 		{"record-true-off", []string{"record", "--no-validate", "--no-sanitize", "--no-leak-guard", "--force", "-o", out, "--", "true"}, nil, false},
 		{"replay", []string{"replay", startupReplay}, client.Bytes(), false},
 		{"shim-replay", []string{"record", "--mode", "replay", "-o", startupReplay, "--", "codex", "app-server"}, client.Bytes(), true},
+		// A whole short session recorded with defaults: its first messages load the
+		// schema of its version and compile their routes, which record -- true never
+		// does. The server is the same build replaying the 50-frame recording.
+		{"record-session", []string{"record", "--force", "-o", out, "--", selfArg, "replay", startupReplay}, client.Bytes(), false},
 	}
 	builds := map[string]string{"": codexrecBin}
 	if base := os.Getenv("CODEXREC_BASE"); base != "" {
@@ -136,7 +157,7 @@ func BenchmarkStartup(b *testing.B) {
 			if prefix == "" || !c.noBase {
 				continue
 			}
-			cmd := exec.Command(bin, c.args...)
+			cmd := exec.Command(bin, withSelf(c.args, bin)...)
 			cmd.Stdin = bytes.NewReader(c.stdin)
 			if err := cmd.Run(); err != nil {
 				b.Logf("%s%s: the base cannot run it (%v); this build's only", prefix, c.name, err)
@@ -160,7 +181,7 @@ func BenchmarkStartup(b *testing.B) {
 					if skip[prefix+c.name] {
 						continue
 					}
-					cmd := exec.Command(bin, c.args...)
+					cmd := exec.Command(bin, withSelf(c.args, bin)...)
 					cmd.Stdin = bytes.NewReader(c.stdin)
 					var stdout bytes.Buffer
 					cmd.Stdout = &stdout
