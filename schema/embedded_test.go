@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -274,6 +275,24 @@ func TestNewestStoredWithoutOlderReleases(t *testing.T) {
 				break
 			}
 			s = base
+		}
+	}
+}
+
+// TestEmbeddedFilesAreJSON: every file of every embedded set is JSON, which the
+// package relies on to parse them without checking each time a session loads them.
+func TestEmbeddedFilesAreJSON(t *testing.T) {
+	for _, v := range schema.Embedded() {
+		set, err := schema.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, experimental := range []bool{false, true} {
+			for p, b := range files(t, set.FS(experimental)) {
+				if !json.Valid(b) {
+					t.Errorf("codex %s: %s is not JSON", v, p)
+				}
+			}
 		}
 	}
 }

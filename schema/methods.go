@@ -51,9 +51,9 @@ var unions = []struct {
 	{"ServerNotification.json", wire.ServerToClient, wire.KindNotification},
 }
 
-func newSet(version string, stable, exp fs.FS) (*Set, error) {
+func newSet(version string, stable, exp fs.FS, embedded bool) (*Set, error) {
 	s := &Set{version: version, fsys: [2]fs.FS{stable, exp}, methods: map[routeKey]*Method{},
-		docs: map[string]any{}}
+		docs: map[string]any{}, embedded: embedded}
 	for mode := range 2 {
 		idx, err := indexTypes(s.fsys[mode])
 		if err != nil {
@@ -67,7 +67,7 @@ func newSet(version string, stable, exp fs.FS) (*Set, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s set: %w", modeName(mode), err)
 			}
-			if !gjson.ValidBytes(b) {
+			if !embedded && !gjson.ValidBytes(b) {
 				return nil, fmt.Errorf("%s set: %s: not JSON", modeName(mode), u.file)
 			}
 			for i, br := range gjson.GetBytes(b, "oneOf").Array() {

@@ -130,7 +130,7 @@ func Load(version string) (*Set, error) {
 			}
 			fsys[i] = lfs
 		}
-		return newSet(version, fsys[0], fsys[1])
+		return newSet(version, fsys[0], fsys[1], true)
 	}
 	return nil, fmt.Errorf("schema: codex %s (embedded: %s): %w", version, strings.Join(Embedded(), ", "), ErrUnknownVersion)
 }
@@ -153,7 +153,7 @@ func LoadDir(dir, version string) (*Set, error) {
 	if isDir(dir+"/"+Stable) && isDir(dir+"/"+Experimental) {
 		stable, exp = os.DirFS(dir+"/"+Stable), os.DirFS(dir+"/"+Experimental)
 	}
-	s, err := newSet(version, stable, exp)
+	s, err := newSet(version, stable, exp, false)
 	if err != nil {
 		return nil, fmt.Errorf("schema dir %s: %w", dir, err)
 	}
@@ -184,6 +184,9 @@ type Set struct {
 	// eager compiles every route when it is built (LoadDir: a user's files may not be
 	// valid schemas); an embedded set compiles a route only when a message needs it.
 	eager bool
+	// embedded says the files are this program's own, each known to be JSON
+	// (TestEmbeddedFilesAreJSON): they are parsed without checking it first.
+	embedded bool
 
 	mu   sync.Mutex
 	docs map[string]any // parsed schema files, by mode-prefixed path
