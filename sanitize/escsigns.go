@@ -1,6 +1,10 @@
 package sanitize
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/codexrec/codexrec/internal/jsonx"
+)
 
 // A line of command output holds an escape every few dozen bytes (\t, \n), and the
 // sanitizer asks several questions of its escapes: does a \u or \/ spell some literal
@@ -70,11 +74,7 @@ func (f *filter) hiddenIn(b []byte, lo, hi int) bool {
 		}
 		// It is an escape when the backslashes before it (back to lo, where
 		// hiddenEscapes starts pairing them) are pairs.
-		n := 0
-		for k := s - 1; k >= lo && b[k] == '\\'; k-- {
-			n++
-		}
-		found = n%2 == 0
+		found = jsonx.Backslashes(b, s, lo)%2 == 0
 		return !found
 	})
 	return found

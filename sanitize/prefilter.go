@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // filter says which searches can match a text at all, decided with one pass of the
@@ -441,11 +443,7 @@ func structural(b []byte, sep int) bool {
 	if i < 0 || b[i] != '"' {
 		return false
 	}
-	bs := 0
-	for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
-		bs++
-	}
-	return bs%2 == 0
+	return jsonx.Backslashes(b, i, 0)%2 == 0
 }
 
 // ruleCanStart rules out, before any expression runs, an occurrence at b[occ:] of a

@@ -85,11 +85,7 @@ func escapeBoundary(raw []byte, p int) int {
 		if raw[q] != '\\' {
 			continue
 		}
-		n := 0 // the backslashes before q: an odd count escapes raw[q] itself
-		for k := q - 1; k >= 0 && raw[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 1 {
+		if jsonx.Backslashes(raw, q, 0)%2 == 1 { // raw[q] is itself escaped
 			continue
 		}
 		width := 2

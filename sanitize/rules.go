@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"sync"
+
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // A shape rule finds secrets by their form, written from the providers' public
@@ -282,11 +284,7 @@ func wordStart(text []byte, i int) bool {
 	}
 	switch text[i-1] {
 	case 'n', 'r', 't', 'b', 'f':
-		bs := 0
-		for k := i - 2; k >= 0 && text[k] == '\\'; k-- {
-			bs++
-		}
-		return bs%2 == 1
+		return jsonx.Backslashes(text, i-1, 0)%2 == 1
 	}
 	return false
 }

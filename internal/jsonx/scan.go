@@ -28,11 +28,7 @@ func scanString(b []byte, i int, wantEsc bool) (int, bool) {
 		if wantEsc && !esc {
 			esc = bytes.IndexByte(b[j:q], '\\') >= 0
 		}
-		n := 0 // backslashes right before the quote: an odd count escapes it
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
+		if Backslashes(b, q, i+1)%2 == 0 { // an odd count escapes the quote
 			return q + 1, esc
 		}
 		j = q + 1
@@ -79,4 +75,15 @@ func ValueEnd(b []byte, i int) int {
 		j++
 	}
 	return j
+}
+
+// Backslashes returns how many backslashes come right before b[i], counting back no
+// further than b[lo]: an odd count escapes b[i] (in JSON string content, where
+// backslashes pair off from the left, lo is where the content starts).
+func Backslashes(b []byte, i, lo int) int {
+	n := 0
+	for k := i - 1; k >= lo && b[k] == '\\'; k-- {
+		n++
+	}
+	return n
 }
