@@ -41,9 +41,16 @@ type route struct {
 type document struct {
 	path string
 	root any
-	// compiled is what the compiler gets: root with tagged unions rewritten (tagged.go).
-	compiled any
-	refs     sync.Map // "#/definitions/X" to the node it points at
+	// tagged says the document is a schema file, whose tagged unions the compiler and
+	// the fast check read rewritten (tagged.go); a route's own document is read as it
+	// is.
+	tagged bool
+	// compiled is what the compiler gets: root with tagged unions rewritten, made on
+	// the compiler's first use (the fast check takes each union's rewriting as it
+	// reaches it, so a clean session never copies a whole file).
+	compiled     any
+	compiledOnce sync.Once
+	refs         sync.Map // "#/definitions/X" to the node it points at
 	// objExp and arrExp cache walk expansions by schema node, for objects and arrays;
 	// dependent marks the nodes whose expansion depends on the value (raw.go).
 	objExp, arrExp, dependent sync.Map
@@ -76,7 +83,19 @@ func (l loader) Load(url string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.compiled, nil
+	return d.compiledDoc(), nil
+}
+
+// compiledDoc is root with its tagged unions rewritten (the document itself when
+// not tagged), made once.
+func (d *document) compiledDoc() any {
+	d.compiledOnce.Do(func() {
+		d.compiled = d.root
+		if d.tagged {
+			d.compiled = taggedCopy(d.root)
+		}
+	})
+	return d.compiled
 }
 
 // doc parses (once) and returns "<mode>/<path>". s.mu must be held.
@@ -105,7 +124,7 @@ func (s *Set) doc(key string) (*document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %s set: %s: %w", mode, p, err)
 	}
-	d := &document{path: key, root: root, compiled: taggedCopy(root)}
+	d := &document{path: key, root: root, tagged: true}
 	s.comp.docs[key] = d
 	return d, nil
 }
@@ -197,9 +216,9 @@ func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
 	r.top = topExpansion(r.walk)
 	r.doc, r.loc = doc, baseURL+"route/"+routeName(mode, kind, m)+".json"
 	if s.fb == nil {
-		s.fb = &fbuilder{s: s, memo: map[any]*fnode{}}
+		s.fb = newFbuilder(s)
 	}
-	r.fast = s.fb.node(&document{path: r.loc, root: doc, compiled: doc}, doc)
+	r.fast = s.fb.node(&document{path: r.loc, root: doc}, doc)
 	if s.eager {
 		// A user's schemas may not be valid schemas, which only the compiler tells:
 		// compile now, so every message reports it, as before.

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"math/big"
 	"reflect"
+	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/codexrec/codexrec/internal/jsonschema"
+	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // fnode is one schema of the fast check (fast.go), read from the parsed documents the
@@ -41,10 +44,77 @@ type fnode struct {
 }
 
 // fbuilder builds the fnodes reachable from a route, sharing them across routes of
-// the set. It runs under Set.mu.
+// the set. It runs under Set.mu. It reads a schema file's maps as its compiled copy
+// holds them (taggedCopy), one map at a time: the tagged unions it reaches are
+// rewritten as it reaches them (view), the rest is read in place.
 type fbuilder struct {
-	s    *Set
-	memo map[any]*fnode // by the schema map's identity
+	s     *Set
+	memo  map[fkey]*fnode
+	views map[unsafe.Pointer]map[string]any // a tagged document's map to its view
+	made  map[unsafe.Pointer]bool           // maps a view made, read as they are
+}
+
+// fkey is a schema map by identity, and whether its document is tagged (a union's
+// branch is read in place by its route and rewritten through its file).
+type fkey struct {
+	p      unsafe.Pointer
+	tagged bool
+}
+
+func newFbuilder(s *Set) *fbuilder {
+	return &fbuilder{s: s, memo: map[fkey]*fnode{}, views: map[unsafe.Pointer]map[string]any{},
+		made: map[unsafe.Pointer]bool{}}
+}
+
+// view is the map m of doc as doc's compiled copy holds it: m itself, unless doc is
+// tagged and m is a tagged union other than doc's root, which rewrite turns into an
+// if/then/else chain. The chain's alternatives are m's own maps (viewed in turn when
+// read); its innermost oneOf is kept as it is, as rewrite keeps it.
+func (b *fbuilder) view(doc *document, m map[string]any) map[string]any {
+	p := reflect.ValueOf(m).UnsafePointer()
+	if !doc.tagged || b.made[p] {
+		return m
+	}
+	if root, ok := doc.root.(map[string]any); ok && reflect.ValueOf(root).UnsafePointer() == p {
+		return m
+	}
+	if v, ok := b.views[p]; ok {
+		return v
+	}
+	v, inner := taggedView(doc.root, m)
+	if inner != nil {
+		b.made[reflect.ValueOf(inner).UnsafePointer()] = true
+	}
+	b.views[p] = v
+	return v
+}
+
+// ptr follows the JSON pointer ptr from doc's root through the maps as view shows
+// them: the value doc's compiled copy holds there (before its own rewriting).
+func (b *fbuilder) ptr(doc *document, ptr string) any {
+	if ptr == "" {
+		return doc.root
+	}
+	cur := doc.root
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = jsonx.UnescapeToken(tok)
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = b.view(doc, c)[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			cur = c[i]
+		default:
+			return nil
+		}
+		if cur == nil {
+			return nil
+		}
+	}
+	return cur
 }
 
 var unsupportedNode = &fnode{unsupported: true}
@@ -58,13 +128,13 @@ func (b *fbuilder) node(doc *document, v any) *fnode {
 	case bool:
 		return &fnode{boolean: &t}
 	case map[string]any:
-		key := reflect.ValueOf(t).UnsafePointer()
+		key := fkey{reflect.ValueOf(t).UnsafePointer(), doc.tagged}
 		if n, ok := b.memo[key]; ok {
 			return n
 		}
 		n := &fnode{}
 		b.memo[key] = n // before the children: references may cycle back
-		b.fill(n, doc, t)
+		b.fill(n, doc, b.view(doc, t))
 		return n
 	}
 	return unsupportedNode
@@ -237,7 +307,7 @@ func (b *fbuilder) resolve(doc *document, ref string) *fnode {
 		}
 		target, frag = d, "#"+f
 	}
-	v := ptrGet(target.compiled, strings.TrimPrefix(frag, "#"))
+	v := b.ptr(target, strings.TrimPrefix(frag, "#"))
 	if v == nil {
 		return unsupportedNode
 	}

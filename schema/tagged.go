@@ -39,19 +39,7 @@ func rewrite(root, v any, top bool) any {
 		if prop == "" {
 			return out
 		}
-		copied := out["oneOf"].([]any)
-		var chain any = map[string]any{"oneOf": copied}
-		for i := len(copied) - 1; i >= 0; i-- {
-			chain = map[string]any{
-				"if": map[string]any{"type": "object", "required": []any{prop},
-					"properties": map[string]any{prop: map[string]any{"const": tags[i]}}},
-				"then": copied[i],
-				"else": chain,
-			}
-		}
-		delete(out, "oneOf")
-		c := chain.(map[string]any)
-		out["if"], out["then"], out["else"] = c["if"], c["then"], c["else"]
+		tagChain(out, out["oneOf"].([]any), prop, tags)
 		return out
 	case []any:
 		out := make([]any, len(t))
@@ -61,6 +49,48 @@ func rewrite(root, v any, top bool) any {
 		return out
 	}
 	return v
+}
+
+// taggedView is rewrite of the map m (not a document's root) one level deep: m
+// itself unless it is a tagged union, else a copy whose oneOf is the if/then/else
+// chain on the tag, over m's own alternatives. inner is the chain's innermost map,
+// the original oneOf, which rewrite does not rewrite again.
+func taggedView(root any, m map[string]any) (view, inner map[string]any) {
+	alts, ok := m["oneOf"].([]any)
+	if !ok || len(alts) < 2 {
+		return m, nil
+	}
+	if _, hasIf := m["if"]; hasIf {
+		return m, nil
+	}
+	prop, tags := unionTags(root, alts)
+	if prop == "" {
+		return m, nil
+	}
+	out := make(map[string]any, len(m)+2)
+	for k, x := range m {
+		out[k] = x
+	}
+	return out, tagChain(out, alts, prop, tags)
+}
+
+// tagChain replaces out's oneOf of alts by the if/then/else chain on the tag member
+// prop, and returns the chain's innermost map ({"oneOf": alts}).
+func tagChain(out map[string]any, alts []any, prop string, tags []string) map[string]any {
+	inner := map[string]any{"oneOf": alts}
+	var chain any = inner
+	for i := len(alts) - 1; i >= 0; i-- {
+		chain = map[string]any{
+			"if": map[string]any{"type": "object", "required": []any{prop},
+				"properties": map[string]any{prop: map[string]any{"const": tags[i]}}},
+			"then": alts[i],
+			"else": chain,
+		}
+	}
+	delete(out, "oneOf")
+	c := chain.(map[string]any)
+	out["if"], out["then"], out["else"] = c["if"], c["then"], c["else"]
+	return inner
 }
 
 // unionTags finds the member every alternative requires with a single string value
