@@ -20,8 +20,14 @@ import (
 	"sync/atomic"
 )
 
-//go:embed versions/manifest.json versions/objects.zip versions/*/*.sha256 versions/methods.json
+//go:embed versions/manifest.json versions/*/*.sha256 versions/methods.json
 var embedded embed.FS
+
+// objectsZip is versions/objects.zip, read in place (embed.FS.ReadFile would copy its
+// megabyte on every load).
+//
+//go:embed versions/objects.zip
+var objectsZip string
 
 // Stable and Experimental name a version's two schema sets: what
 // `generate-json-schema` writes without and with --experimental.

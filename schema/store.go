@@ -39,11 +39,7 @@ const cacheBytes = 32 << 20
 const deltaSuffix = ".d"
 
 var readObjects = sync.OnceValues(func() (*objectStore, error) {
-	b, err := embedded.ReadFile("versions/objects.zip")
-	if err != nil {
-		return nil, fmt.Errorf("schema: embedded objects: %w", err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	zr, err := zip.NewReader(strings.NewReader(objectsZip), int64(len(objectsZip)))
 	if err != nil {
 		return nil, fmt.Errorf("schema: embedded objects: %w", err)
 	}

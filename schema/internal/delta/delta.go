@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // ErrCorrupt is wrapped by every decoding error.
@@ -90,6 +91,7 @@ func Encode(base, target []byte) []byte {
 func Decode(base, d []byte) ([]byte, error) {
 	bl := split(base)
 	var out bytes.Buffer
+	out.Grow(len(base) + len(d)) // about the size of the result, which is mostly base's lines
 	for len(d) > 0 {
 		i := bytes.IndexByte(d, '\n')
 		if i < 0 {
@@ -104,8 +106,10 @@ func Decode(base, d []byte) ([]byte, error) {
 			}
 			out.Truncate(out.Len() - 1)
 		case len(op) > 2 && op[:2] == "c ":
-			var start, n int
-			if _, err := fmt.Sscanf(op, "c %d %d", &start, &n); err != nil || start < 0 || n < 1 || start+n > len(bl) {
+			a, b, _ := strings.Cut(op[2:], " ")
+			start, err1 := strconv.Atoi(a)
+			n, err2 := strconv.Atoi(b)
+			if err1 != nil || err2 != nil || start < 0 || n < 1 || start > len(bl)-n {
 				return nil, fmt.Errorf("%w: %q", ErrCorrupt, op)
 			}
 			for _, l := range bl[start : start+n] {
@@ -133,7 +137,7 @@ func Decode(base, d []byte) ([]byte, error) {
 
 // split cuts b into lines, each with its "\n" (the last may lack one).
 func split(b []byte) [][]byte {
-	var out [][]byte
+	out := make([][]byte, 0, bytes.Count(b, []byte("\n"))+1)
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {

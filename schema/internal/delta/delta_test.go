@@ -29,7 +29,8 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestDecodeCorrupt(t *testing.T) {
-	for _, d := range []string{"c 0 9\n", "i 2\nonly one\n", "x\n", "c 0 1", "e\n"} {
+	for _, d := range []string{"c 0 9\n", "i 2\nonly one\n", "x\n", "c 0 1", "e\n", "c 0\n", "c 0 x\n",
+		"c -1 1\n", "c 1 -1\n", "c 9223372036854775807 1\n", "c 0 9223372036854775807\n"} {
 		if _, err := delta.Decode([]byte("a\n"), []byte(d)); err == nil {
 			t.Errorf("%q decoded", d)
 		}
@@ -43,5 +44,14 @@ func FuzzRoundTrip(f *testing.F) {
 		if err != nil || !bytes.Equal(got, target) {
 			t.Fatalf("round trip: %q, %v", got, err)
 		}
+	})
+}
+
+// FuzzDecode: a damaged delta is an error, never a panic or a line out of range.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte("a\nb\n"), []byte("c 0 2\ni 1\nx\ne\n"))
+	f.Add([]byte("a\n"), []byte("c 9223372036854775807 1\n"))
+	f.Fuzz(func(t *testing.T, base, d []byte) {
+		delta.Decode(base, d)
 	})
 }
