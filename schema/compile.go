@@ -308,7 +308,10 @@ func routeName(mode int, kind wire.Kind, m *Method) string {
 }
 
 // ptrGet follows a JSON pointer ("/definitions/X") in a parsed document.
-func ptrGet(root any, ptr string) any {
+func ptrGet(root any, ptr string) any { return ptrGetView(root, ptr, nil) }
+
+// ptrGetView is ptrGet reading each object on the way through view (nil: as it is).
+func ptrGetView(root any, ptr string, view func(map[string]any) map[string]any) any {
 	if ptr == "" {
 		return root
 	}
@@ -317,6 +320,9 @@ func ptrGet(root any, ptr string) any {
 		tok = jsonx.UnescapeToken(tok)
 		switch c := cur.(type) {
 		case map[string]any:
+			if view != nil {
+				c = view(c)
+			}
 			cur = c[tok]
 		case []any:
 			i, err := strconv.Atoi(tok)

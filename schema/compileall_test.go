@@ -20,32 +20,37 @@ func TestEveryEmbeddedRouteCompiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 0
-		for _, m := range s.Methods() {
-			for mode := range 2 {
-				if m.branch[mode] < 0 {
-					continue
-				}
-				kinds := []wire.Kind{m.Kind}
-				if m.Kind == wire.KindRequest && m.Result != "" {
-					kinds = append(kinds, wire.KindResponse)
-				}
-				for _, k := range kinds {
-					r := s.routeFor(mode, k, &m)
-					if r.err != nil {
-						t.Fatalf("%s %s %s: %v", version, modeName(mode), m.Name, r.err)
-					}
-					if _, err := s.compiledRoute(r); err != nil {
-						t.Fatalf("%s %s %s %s: %v", version, modeName(mode), k, m.Name, err)
-					}
-					n++
-				}
+		eachRoute(s, func(mode int, k wire.Kind, m *Method) {
+			r := s.routeFor(mode, k, m)
+			if r.err != nil {
+				t.Fatalf("%s %s %s: %v", version, modeName(mode), m.Name, r.err)
 			}
-		}
+			if _, err := s.compiledRoute(r); err != nil {
+				t.Fatalf("%s %s %s %s: %v", version, modeName(mode), k, m.Name, err)
+			}
+			n++
+		})
 		for mode := range 2 {
 			if _, err := s.compiledRoute(s.routeFor(mode, wire.KindError, nil)); err != nil {
 				t.Fatalf("%s %s error route: %v", version, modeName(mode), err)
 			}
 		}
 		t.Logf("%s: %d routes compiled", version, n)
+	}
+}
+
+// eachRoute calls fn for every route of s's methods: each set a method is in, and a
+// request's response too when its result type is known.
+func eachRoute(s *Set, fn func(mode int, kind wire.Kind, m *Method)) {
+	for _, m := range s.Methods() {
+		for mode := range 2 {
+			if m.branch[mode] < 0 {
+				continue
+			}
+			fn(mode, m.Kind, &m)
+			if m.Kind == wire.KindRequest && m.Result != "" {
+				fn(mode, wire.KindResponse, &m)
+			}
+		}
 	}
 }

@@ -90,11 +90,7 @@ func TestEmbeddedStoreDedupes(t *testing.T) {
 	listed, distinct := 0, map[string]bool{}
 	for _, v := range schema.Embedded() {
 		for _, mode := range []string{schema.Stable, schema.Experimental} {
-			b, err := os.ReadFile(filepath.Join("versions", v, mode+".sha256"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			for _, line := range listLines(t, v, mode) {
 				sum, _, _ := strings.Cut(line, "  ")
 				listed++
 				distinct[sum] = true
@@ -255,11 +251,7 @@ func TestNewestStoredWithoutOlderReleases(t *testing.T) {
 	newest := embedded[len(embedded)-1]
 	own := map[string]bool{}
 	for _, mode := range []string{schema.Stable, schema.Experimental} {
-		b, err := os.ReadFile(filepath.Join("versions", newest, mode+".sha256"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		for _, line := range listLines(t, newest, mode) {
 			sum, _, _ := strings.Cut(line, "  ")
 			own[sum] = true
 		}
@@ -295,4 +287,14 @@ func TestEmbeddedFilesAreJSON(t *testing.T) {
 			}
 		}
 	}
+}
+
+// listLines are the "SUM  PATH" lines of a set's sha256 list.
+func listLines(t *testing.T, version, mode string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("versions", version, mode+".sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }

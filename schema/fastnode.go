@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"math/big"
 	"reflect"
-	"strconv"
 	"strings"
 	"unsafe"
 
 	"github.com/codexrec/codexrec/internal/jsonschema"
-	"github.com/codexrec/codexrec/internal/jsonx"
 )
 
 // fnode is one schema of the fast check (fast.go), read from the parsed documents the
@@ -92,29 +90,7 @@ func (b *fbuilder) view(doc *document, m map[string]any) map[string]any {
 // ptr follows the JSON pointer ptr from doc's root through the maps as view shows
 // them: the value doc's compiled copy holds there (before its own rewriting).
 func (b *fbuilder) ptr(doc *document, ptr string) any {
-	if ptr == "" {
-		return doc.root
-	}
-	cur := doc.root
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = jsonx.UnescapeToken(tok)
-		switch c := cur.(type) {
-		case map[string]any:
-			cur = b.view(doc, c)[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			cur = c[i]
-		default:
-			return nil
-		}
-		if cur == nil {
-			return nil
-		}
-	}
-	return cur
+	return ptrGetView(doc.root, ptr, func(m map[string]any) map[string]any { return b.view(doc, m) })
 }
 
 var unsupportedNode = &fnode{unsupported: true}

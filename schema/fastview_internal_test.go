@@ -61,20 +61,9 @@ func TestFastNodesSameAsFromCompiledCopy(t *testing.T) {
 			}
 			n++
 		}
-		for _, m := range lazy.Methods() {
-			for mode := range 2 {
-				if m.branch[mode] < 0 {
-					continue
-				}
-				kinds := []wire.Kind{m.Kind}
-				if m.Kind == wire.KindRequest && m.Result != "" {
-					kinds = append(kinds, wire.KindResponse)
-				}
-				for _, k := range kinds {
-					check(modeName(mode)+" "+k.String()+" "+m.Name, lazy.routeFor(mode, k, &m), copied.routeFor(mode, k, &m))
-				}
-			}
-		}
+		eachRoute(lazy, func(mode int, k wire.Kind, m *Method) {
+			check(modeName(mode)+" "+k.String()+" "+m.Name, lazy.routeFor(mode, k, m), copied.routeFor(mode, k, m))
+		})
 		for mode := range 2 {
 			check(modeName(mode)+" error", lazy.routeFor(mode, wire.KindError, nil), copied.routeFor(mode, wire.KindError, nil))
 		}
