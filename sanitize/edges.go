@@ -103,12 +103,13 @@ func (z *Sanitizer) edgesOpen() bool {
 	return len(z.openEdges) > 0
 }
 
-// ForgetStreams drops what the sanitizer remembers of delta streams (an edge left
-// open by a delta that ended inside a secret-shaped token), as at the start of a
-// session.
+// ForgetStreams drops what the sanitizer remembers of its streams (an edge left
+// open by a delta that ended inside a secret-shaped token, a private key block begun
+// on an earlier line of the text stream), as at the start of a session.
 func (z *Sanitizer) ForgetStreams() {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	clear(z.openEdges)
 	clear(z.streams)
+	z.textPEM.Store(0)
 }

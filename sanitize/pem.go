@@ -98,12 +98,15 @@ func (z *Sanitizer) textStream(text []byte, f *filter, dst []span) []span {
 	return resolve(dst, base)
 }
 
-// onlyPlaceholders reports whether b holds nothing but placeholders and white space
-// (what the sanitizer left of a key: nothing for the guard to find).
+// onlyPlaceholders reports whether b holds nothing but placeholders, white space and
+// the bytes a text line's redaction keeps around them (quotes, backslashes, control
+// and non-ASCII bytes: splitForText), which no key is made of: what the sanitizer
+// left of a key, nothing for the guard to find. A line it redacted inside a key block
+// is so left as it is by a second pass.
 func onlyPlaceholders(b []byte) bool {
 	for len(b) > 0 {
 		switch {
-		case b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t':
+		case b[0] == ' ' || structuralByte(b[0]):
 			b = b[1:]
 		case b[0] == '<':
 			k := bytes.IndexByte(b, '>')
