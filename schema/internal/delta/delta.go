@@ -87,11 +87,13 @@ func Encode(base, target []byte) []byte {
 	return out.Bytes()
 }
 
-// Decode applies a delta made by Encode to base.
+// Decode applies a delta made by Encode to base. A copy op appends its run of
+// base's lines at once, and a literal op its lines at once: the schemas' deltas are
+// mostly long copies.
 func Decode(base, d []byte) ([]byte, error) {
-	bl := split(base)
-	var out bytes.Buffer
-	out.Grow(len(base) + len(d)) // about the size of the result, which is mostly base's lines
+	starts := lineStarts(base)
+	lines := len(starts) - 1
+	out := make([]byte, 0, len(base)+len(d)) // about the size of the result, mostly base's lines
 	for len(d) > 0 {
 		i := bytes.IndexByte(d, '\n')
 		if i < 0 {
@@ -101,38 +103,53 @@ func Decode(base, d []byte) ([]byte, error) {
 		d = d[i+1:]
 		switch {
 		case op == "e":
-			if out.Len() == 0 || out.Bytes()[out.Len()-1] != '\n' {
+			if len(out) == 0 || out[len(out)-1] != '\n' {
 				return nil, fmt.Errorf("%w: e after no line", ErrCorrupt)
 			}
-			out.Truncate(out.Len() - 1)
+			out = out[:len(out)-1]
 		case len(op) > 2 && op[:2] == "c ":
 			a, b, _ := strings.Cut(op[2:], " ")
 			start, err1 := strconv.Atoi(a)
 			n, err2 := strconv.Atoi(b)
-			if err1 != nil || err2 != nil || start < 0 || n < 1 || start > len(bl)-n {
+			if err1 != nil || err2 != nil || start < 0 || n < 1 || start > lines-n {
 				return nil, fmt.Errorf("%w: %q", ErrCorrupt, op)
 			}
-			for _, l := range bl[start : start+n] {
-				out.Write(l)
-			}
+			out = append(out, base[starts[start]:starts[start+n]]...)
 		case len(op) > 2 && op[:2] == "i ":
 			n, err := strconv.Atoi(op[2:])
 			if err != nil || n < 1 {
 				return nil, fmt.Errorf("%w: %q", ErrCorrupt, op)
 			}
+			end := 0
 			for ; n > 0; n-- {
-				k := bytes.IndexByte(d, '\n')
+				k := bytes.IndexByte(d[end:], '\n')
 				if k < 0 {
 					return nil, fmt.Errorf("%w: literal lines missing", ErrCorrupt)
 				}
-				out.Write(d[:k+1])
-				d = d[k+1:]
+				end += k + 1
 			}
+			out = append(out, d[:end]...)
+			d = d[end:]
 		default:
 			return nil, fmt.Errorf("%w: %q", ErrCorrupt, op)
 		}
 	}
-	return out.Bytes(), nil
+	return out, nil
+}
+
+// lineStarts returns where each of b's lines starts (split's lines), and len(b)
+// last.
+func lineStarts(b []byte) []int {
+	starts := make([]int, 0, bytes.Count(b, []byte("\n"))+2)
+	for i := 0; i < len(b); {
+		starts = append(starts, i)
+		k := bytes.IndexByte(b[i:], '\n')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	return append(starts, len(b))
 }
 
 // split cuts b into lines, each with its "\n" (the last may lack one).
