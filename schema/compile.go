@@ -219,7 +219,7 @@ func (s *Set) buildRoute(mode int, kind wire.Kind, m *Method) *route {
 		s.fb = newFbuilder(s)
 	}
 	r.fast = s.fb.node(&document{path: r.loc, root: doc}, doc)
-	if s.eager {
+	if !s.embedded {
 		// A user's schemas may not be valid schemas, which only the compiler tells:
 		// compile now, so every message reports it, as before.
 		if _, err := s.compileLocked(r); err != nil {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"io/fs"
+	"math/big"
 	"reflect"
 	"testing"
 
@@ -133,9 +134,9 @@ func sameAny(a, b any, seen map[[2]*fnode]bool) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-func sameRat(a, b interface{ String() string }) bool {
-	if reflect.ValueOf(a).IsNil() || reflect.ValueOf(b).IsNil() {
-		return reflect.ValueOf(a).IsNil() == reflect.ValueOf(b).IsNil()
+func sameRat(a, b *big.Rat) bool {
+	if a == nil || b == nil {
+		return a == b
 	}
-	return a.String() == b.String()
+	return a.Cmp(b) == 0
 }

@@ -163,7 +163,6 @@ func LoadDir(dir, version string) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema dir %s: %w", dir, err)
 	}
-	s.eager = true
 	return s, nil
 }
 
@@ -187,11 +186,11 @@ type Set struct {
 	routes    []routeSlots
 	errRoutes [2]atomic.Pointer[route] // by mode
 
-	// eager compiles every route when it is built (LoadDir: a user's files may not be
-	// valid schemas); an embedded set compiles a route only when a message needs it.
-	eager bool
-	// embedded says the files are this program's own, each known to be JSON
-	// (TestEmbeddedFilesAreJSON): they are parsed without checking it first.
+	// embedded says the files are this program's own: each known to be JSON
+	// (TestEmbeddedFilesAreJSON), parsed without checking it first, and to hold
+	// valid schemas, so a route is compiled only when a message needs it. A user's
+	// (LoadDir) may not be either: their files are checked, and every route is
+	// compiled when it is built.
 	embedded bool
 
 	mu   sync.Mutex

@@ -137,8 +137,7 @@ func Decode(base, d []byte) ([]byte, error) {
 	return out, nil
 }
 
-// lineStarts returns where each of b's lines starts (split's lines), and len(b)
-// last.
+// lineStarts returns where each of b's lines starts, and len(b) last.
 func lineStarts(b []byte) []int {
 	starts := make([]int, 0, bytes.Count(b, []byte("\n"))+2)
 	for i := 0; i < len(b); {
@@ -154,15 +153,10 @@ func lineStarts(b []byte) []int {
 
 // split cuts b into lines, each with its "\n" (the last may lack one).
 func split(b []byte) [][]byte {
-	out := make([][]byte, 0, bytes.Count(b, []byte("\n"))+1)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			out = append(out, b)
-			break
-		}
-		out = append(out, b[:i+1])
-		b = b[i+1:]
+	starts := lineStarts(b)
+	out := make([][]byte, len(starts)-1)
+	for i := range out {
+		out[i] = b[starts[i]:starts[i+1]]
 	}
 	return out
 }
