@@ -54,7 +54,9 @@ function metric(name) { return (name in m) ? m[name] : -1 }
     BQ[p, br] = q; BB[p, br] = bz
   }
   printf "  frames lost: %d\n", m["frames-lost"]
-  print "  (bare: every stage and the leak guard off, the floor of recording itself; not run for the base)"
+  print "  (tee-c: the C relay also writing each chunk it forwards to a file, on the same thread: what writing"
+  print "   a recording costs the simplest proxy; bare: codexrec with every stage and the leak guard off, the"
+  print "   floor of its recording; neither is run for the base)"
 }
 /^BenchmarkStartup/ {
   delete m
@@ -109,5 +111,5 @@ END {
 }
 BEGIN {
   np = split("server relay-c record-plain record base-plain base-record", paths, " ")
-  nb = split("server relay-c plain validate sanitize defaults bare base-plain base-validate base-sanitize base-defaults", bpaths, " ")
+  nb = split("server relay-c tee-c plain validate sanitize defaults bare base-plain base-validate base-sanitize base-defaults", bpaths, " ")
 }

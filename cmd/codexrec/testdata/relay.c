@@ -1,11 +1,27 @@
 /* relay.c is the floor for any stdio proxy at all: a thread per direction, each a
- * blocking read(2) and write(2) loop, nothing else. BenchmarkRoundTrip builds it when
- * a C compiler is at hand. */
+ * blocking read(2) and write(2) loop, nothing else. With -o FILE first (tee-c) each
+ * thread also writes what it forwarded to FILE, a chunk at a time: what writing a
+ * recording costs the simplest proxy. BenchmarkRoundTrip and BenchmarkBulk
+ * build it when a C compiler is at hand. */
+#include <fcntl.h>
 #include <pthread.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 struct copy { int from, to; };
+
+static int tee = -1;
+static pthread_mutex_t teeLock = PTHREAD_MUTEX_INITIALIZER;
+
+static int writeAll(int fd, const char *p, ssize_t n) {
+	for (ssize_t off = 0; off < n;) {
+		ssize_t w = write(fd, p + off, n - off);
+		if (w <= 0) return -1;
+		off += w;
+	}
+	return 0;
+}
 
 static void *copy(void *arg) {
 	struct copy *c = arg;
@@ -13,10 +29,11 @@ static void *copy(void *arg) {
 	for (;;) {
 		ssize_t n = read(c->from, buf, sizeof buf);
 		if (n <= 0) break;
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(c->to, buf + off, n - off);
-			if (w <= 0) return 0;
-			off += w;
+		if (writeAll(c->to, buf, n)) return 0;
+		if (tee >= 0) {
+			pthread_mutex_lock(&teeLock);
+			writeAll(tee, buf, n);
+			pthread_mutex_unlock(&teeLock);
 		}
 	}
 	close(c->to);
@@ -25,6 +42,12 @@ static void *copy(void *arg) {
 
 int main(int argc, char **argv) {
 	int in[2], out[2];
+	if (argc > 3 && strcmp(argv[1], "-o") == 0) {
+		tee = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (tee < 0) return 2;
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2 || pipe(in) || pipe(out)) return 2;
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -40,6 +63,7 @@ int main(int argc, char **argv) {
 	pthread_t t;
 	pthread_create(&t, 0, copy, &up);
 	copy(&down);
+	pthread_join(t, 0);
 	int status;
 	waitpid(pid, &status, 0);
 	return 0;
