@@ -22,8 +22,12 @@ type matcher struct {
 	// suffix links too.
 	out  [][]int32
 	npat int
-	// maxLen is the longest pattern: lanes of a parallel scan overlap by maxLen-1.
+	// maxLen is the longest path of the trie: lanes of a parallel scan overlap by
+	// maxLen-1.
 	maxLen int
+	// start is the row a text's scan starts in: the root's, or with word-start
+	// patterns the state after a non-word byte.
+	start uint32
 }
 
 func foldByte(c byte) byte {
@@ -36,36 +40,75 @@ func foldByte(c byte) byte {
 // newMatcher compiles the patterns; an empty pattern never matches. It runs each
 // time a sanitizer or a guard first checks something (several times a session), so
 // the trie is built straight into the flat transition table: no map per node.
-func newMatcher(patterns []string) *matcher {
+//
+// starts (nil: none) marks the patterns found only where a word may start, as a run
+// rule's literal must (wordStart): at the text's start, after a byte that is no word
+// byte, or after the letter of a JSON escape (\n, ignoring case and the backslashes
+// before it). A two-byte literal such as discord's "OD" occurs in text all the time
+// ("method"), once per ten bytes in some traffic, and each occurrence stops the
+// lanes; at word starts it is rare. Such a pattern enters the trie once after each
+// class of non-word bytes and after each escape, and the text's start is a state of
+// its own (start) as if a non-word byte preceded it. Word bytes that no pattern
+// uses then get a class of their own, apart from class 0's non-word bytes, so that
+// a class is all word bytes or none.
+func newMatcher(patterns []string, starts []bool) *matcher {
 	m := &matcher{npat: len(patterns)}
 	// Byte classes: every byte a pattern uses (folded) gets its own, the rest share 0.
 	m.nclass = 1
+	use := func(c byte) {
+		if c = foldByte(c); m.class[c] == 0 {
+			m.class[c] = uint8(m.nclass)
+			m.nclass++
+		}
+	}
 	for _, p := range patterns {
 		for i := 0; i < len(p); i++ {
-			c := foldByte(p[i])
-			if m.class[c] == 0 {
-				m.class[c] = uint8(m.nclass)
-				m.nclass++
+			use(p[i])
+		}
+	}
+	anyStart := slices.Contains(starts, true)
+	if anyStart {
+		for _, c := range []byte(escapeLetters + "\\") {
+			use(c)
+		}
+		words := uint8(0)
+		for c := range 256 {
+			if isWordByte(byte(c)) && m.class[foldByte(byte(c))] == 0 && foldByte(byte(c)) == byte(c) {
+				if words == 0 {
+					words = uint8(m.nclass)
+					m.nclass++
+				}
+				m.class[c] = words
 			}
 		}
-		m.maxLen = max(m.maxLen, len(p))
 	}
 	for c := 'A'; c <= 'Z'; c++ {
 		m.class[c] = m.class[c+'a'-'A']
 	}
 	nc := m.nclass
+	// The classes a word start may follow: those of non-word bytes, and 0 (the
+	// text's start steps from the root by it, even when no byte is left in it).
+	var after []int
+	if anyStart {
+		seen := [256]bool{true}
+		after = append(after, 0)
+		for c := range 256 {
+			if k := m.class[c]; !isWordByte(byte(c)) && !seen[k] {
+				seen[k] = true
+				after = append(after, int(k))
+			}
+		}
+		slices.Sort(after)
+	}
 	// Trie: next[s*nc+k] is the child of state s by class k, 0 for none (the root is
 	// no one's child). The breadth-first pass below turns it into the full table.
-	n := trieSize(patterns)
+	n := trieSize(patterns) + len(after)*startVariantBytes(patterns, starts)
 	next := make([]uint32, nc, n*nc)
 	outs := make([][]int, 1, n)
-	for id, p := range patterns {
-		if p == "" {
-			continue
-		}
+	// insert adds the path of classes before, then of p's bytes, ending in id.
+	insert := func(before []int, p string, id int) {
 		s := 0
-		for i := 0; i < len(p); i++ {
-			k := int(m.class[foldByte(p[i])])
+		step := func(k int) {
 			nx := next[s*nc+k]
 			if nx == 0 {
 				nx = uint32(len(outs))
@@ -75,7 +118,28 @@ func newMatcher(patterns []string) *matcher {
 			}
 			s = int(nx)
 		}
+		for _, k := range before {
+			step(k)
+		}
+		for i := 0; i < len(p); i++ {
+			step(int(m.class[foldByte(p[i])]))
+		}
 		outs[s] = append(outs[s], id)
+		m.maxLen = max(m.maxLen, len(before)+len(p))
+	}
+	for id, p := range patterns {
+		switch {
+		case p == "":
+		case id < len(starts) && starts[id]:
+			for _, k := range after {
+				insert([]int{k}, p, id)
+			}
+			for i := 0; i < len(escapeLetters); i++ {
+				insert([]int{int(m.class['\\']), int(m.class[escapeLetters[i]])}, p, id)
+			}
+		default:
+			insert(nil, p, id)
+		}
 	}
 	// Breadth-first: failure links and the full transition table, in place (a state's
 	// failure is shallower, so its row is complete when read).
@@ -130,7 +194,25 @@ func newMatcher(patterns []string) *matcher {
 			to[k] = ids[nx] * uint32(nc)
 		}
 	}
+	if anyStart {
+		m.start = m.next[0] // the root's step by class 0: after a non-word byte no pattern uses
+	}
 	return m
+}
+
+// escapeLetters are the letters of the JSON escapes after which a word starts.
+const escapeLetters = "nrtbf"
+
+// startVariantBytes bounds the states the word-start patterns add to the trie for
+// each class they follow (see newMatcher): their bytes and the escapes'.
+func startVariantBytes(patterns []string, starts []bool) int {
+	n := 0
+	for id, p := range patterns {
+		if id < len(starts) && starts[id] {
+			n += (len(p) + 1) * (1 + len(escapeLetters))
+		}
+	}
+	return n
 }
 
 // trieSize is the number of states of the patterns' trie (the root included), so
@@ -184,9 +266,9 @@ func (m *matcher) scan(text []byte, hits []hit) (bool, []hit) {
 	l := (n + 3*ov) / 4 // each lane's length
 	d := l - ov         // lane k begins at k*d, and reports from k*d+ov on
 	if d < 16 {
-		return m.scanFrom(text, 0, 0, n, hits)
+		return m.scanFrom(text, m.start, 0, n, hits)
 	}
-	var rows [4]uint32
+	rows := [4]uint32{m.start}
 	n0 := len(hits)
 	nclass := uint32(m.nclass)
 	for j := 0; ; j++ {

@@ -26,7 +26,7 @@ func TestMatcherBuild(t *testing.T) {
 		sets = append(sets, set)
 	}
 	for _, set := range sets {
-		got, want := newMatcher(set), referenceMatcher(set)
+		got, want := newMatcher(set, nil), referenceMatcher(set)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("patterns %q: the table differs from the reference construction", set)
 		}
@@ -147,8 +147,21 @@ func BenchmarkMatcherBuild(b *testing.B) {
 	lits := ruleLiterals()
 	b.Run("table", func(b *testing.B) {
 		for range b.N {
-			newMatcher(lits)
+			newMatcher(lits, nil)
 		}
+	})
+	b.Run("table-word-starts", func(b *testing.B) {
+		z, err := New(Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		own := z.prefilter(false).m
+		b.ResetTimer()
+		for range b.N {
+			newMatcher(own.lits, own.starts)
+		}
+		b.ReportMetric(float64(len(newMatcher(own.lits, own.starts).next)*4)/1024, "table-KiB")
+		b.ReportMetric(float64(len(newMatcher(own.lits, nil).next)*4)/1024, "unmarked-KiB")
 	})
 	b.Run("reference", func(b *testing.B) {
 		for range b.N {

@@ -11,29 +11,33 @@ import (
 // TestLitIndexScan: searching literal by literal (litIndex, before a run has scanned
 // enough to build the table) finds exactly what the automaton finds, in the same
 // order, on the sanitizer's own literals and on random sets with shared prefixes,
-// repeats, one-byte and empty patterns and every case.
+// repeats, one-byte and empty patterns, every case, and patterns found at word
+// starts only.
 func TestLitIndexScan(t *testing.T) {
 	z, err := New(Options{Secrets: []Secret{{"A", "fake-access-token-0123456789"}}, Maps: []Map{{"/tmp/x", "<t>"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	sets := [][]string{z.prefilter(false).m.lits}
-	alphabet := "abcAB-_:=\" \\x\xc3\xa9\xff\x00"
-	for range 300 {
+	own := z.prefilter(false).m
+	sets, starts := [][]string{own.lits, own.lits}, [][]bool{nil, own.starts}
+	alphabet := "abcnAB-_:=\" \\x\xc3\xa9\xff\x00"
+	for i := range 600 {
 		var set []string
+		var st []bool
 		for n := r.IntN(40); len(set) < n; {
 			b := make([]byte, r.IntN(7))
 			for i := range b {
 				b[i] = alphabet[r.IntN(len(alphabet))]
 			}
 			set = append(set, string(b))
+			st = append(st, i%2 == 1 && r.IntN(3) == 0)
 		}
-		sets = append(sets, set)
+		sets, starts = append(sets, set), append(starts, st)
 	}
-	words := []string{"sk-", "key=", "TOKEN: ", `"env"`, "://", "/tmp/x", "abc ", "PRIVATE KEY", "eyJ", "  ", "Bearer ", "xyz", "fake-access-token-0123456789", "aB", "\xc3\xa9", "-_", "x", "\xff", "\xffa"}
+	words := []string{"sk-", "key=", "TOKEN: ", `"env"`, "://", "/tmp/x", "abc ", "PRIVATE KEY", "eyJ", "  ", "Bearer ", "xyz", "fake-access-token-0123456789", "aB", "\xc3\xa9", "-_", "x", "\xff", "\xffa", `\n`, `\\`, "OD", "method", "00"}
 	for si, set := range sets {
-		m, x := newMatcher(set), newLitIndex(set)
+		m, x := newMatcher(set, starts[si]), newLitIndex(set, starts[si])
 		for range 40 {
 			var b bytes.Buffer
 			for n := r.IntN(600); b.Len() < n; {
@@ -44,7 +48,7 @@ func TestLitIndexScan(t *testing.T) {
 				}
 			}
 			text := b.Bytes()
-			a1, h1 := m.scanFrom(text, 0, 0, len(text), []hit{{-1, -1}})
+			a1, h1 := m.scanFrom(text, m.start, 0, len(text), []hit{{-1, -1}})
 			a2, h2 := x.scan(text, []hit{{-1, -1}})
 			if a1 != a2 || !slices.Equal(h1, h2) {
 				t.Fatalf("set %d %q, text %q: the index found %v, the automaton %v", si, set, text, h2, h1)

@@ -45,7 +45,7 @@ func newEdgeLits(gitleaks bool) *edgeLits {
 	for i, p := range e.pats {
 		lits[i] = p.lit
 	}
-	e.m = newMatcher(lits)
+	e.m = newMatcher(lits, nil)
 	return e
 }
 

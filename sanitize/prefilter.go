@@ -197,10 +197,12 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	var lits []string
 	var pats []pattern
 	var in []views
+	var starts []bool
 	add := func(l string, p pattern, v views) {
 		lits = append(lits, l)
 		pats = append(pats, p)
 		in = append(in, v)
+		starts = append(starts, false)
 	}
 	// addCut adds a known secret's or a path's literal: its first prefixLen bytes
 	// are rare enough, and the exact search runs only when they occur.
@@ -213,9 +215,11 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	for i, r := range shapeRules {
 		for _, l := range r.lits {
 			add(l, pattern{kind: patRule, idx: i, lit: []byte(l)}, forAll)
+			starts[len(starts)-1] = atWordStarts(r, l)
 		}
 		for _, l := range r.lower {
 			add(l, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true}, forAll)
+			starts[len(starts)-1] = atWordStarts(r, l)
 		}
 	}
 	var gl []*glRule
@@ -261,7 +265,7 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	for _, k := range []string{`"isSecret"`, `"answers"`} {
 		addCut(k, patField, 1, sanitizers)
 	}
-	m := newLazyMatcher(lits)
+	m := newLazyMatcher(lits, starts)
 	view := func(v views) prefilter {
 		own := slices.Clone(pats)
 		for i := range own {
@@ -272,6 +276,15 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 		return prefilter{m, own}
 	}
 	return &prefilters{san: view(forSan), guardSan: view(forGuardSan), guard: view(forGuard)}
+}
+
+// atWordStarts says whether the automaton finds rule r's literal l at word starts
+// only (newMatcher): a literal of two bytes or fewer, from a word byte, of a rule
+// whose matches begin at a word start (ruleCanStart rules the others out). Those
+// few bytes occur inside words all the time; longer literals rarely do, and are
+// found anywhere.
+func atWordStarts(r *shapeRule, l string) bool {
+	return r.word && r.run && len(l) <= 2 && l != "" && isWordByte(l[0])
 }
 
 // prefilter is z's prefilter for the sanitizer or for the guard, built the first
