@@ -88,15 +88,7 @@ func TestWordStartPatterns(t *testing.T) {
 	for si, set := range sets {
 		marked, plain := newMatcher(set, starts[si]), newMatcher(set, nil)
 		for range 60 {
-			var b bytes.Buffer
-			for n := r.IntN(400); b.Len() < n; {
-				if r.IntN(3) == 0 && len(set) > 0 {
-					b.WriteString(set[r.IntN(len(set))])
-				} else {
-					b.WriteString(words[r.IntN(len(words))])
-				}
-			}
-			text := b.Bytes()
+			text := randomText(r, 400, set, words)
 			_, got := marked.scan(text, nil)
 			_, all := plain.scan(text, nil)
 			var want []hit
@@ -122,4 +114,18 @@ func TestWordStartPatterns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomText is up to n bytes (n random) of set's patterns (a third of the pieces)
+// and words.
+func randomText(r *rand.Rand, n int, set, words []string) []byte {
+	var b bytes.Buffer
+	for n := r.IntN(n); b.Len() < n; {
+		if r.IntN(3) == 0 && len(set) > 0 {
+			b.WriteString(set[r.IntN(len(set))])
+		} else {
+			b.WriteString(words[r.IntN(len(words))])
+		}
+	}
+	return b.Bytes()
 }

@@ -39,15 +39,7 @@ func TestLitIndexScan(t *testing.T) {
 	for si, set := range sets {
 		m, x := newMatcher(set, starts[si]), newLitIndex(set, starts[si])
 		for range 40 {
-			var b bytes.Buffer
-			for n := r.IntN(600); b.Len() < n; {
-				if r.IntN(3) == 0 && len(set) > 0 {
-					b.WriteString(set[r.IntN(len(set))])
-				} else {
-					b.WriteString(words[r.IntN(len(words))])
-				}
-			}
-			text := b.Bytes()
+			text := randomText(r, 600, set, words)
 			a1, h1 := m.scanFrom(text, m.start, 0, len(text), []hit{{-1, -1}})
 			a2, h2 := x.scan(text, []hit{{-1, -1}})
 			if a1 != a2 || !slices.Equal(h1, h2) {
