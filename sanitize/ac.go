@@ -45,8 +45,8 @@ func foldByte(c byte) byte {
 // rule's literal must (wordStart): at the text's start, after a byte that is no word
 // byte, or after the letter of a JSON escape (\n, ignoring case and the backslashes
 // before it). A two-byte literal such as discord's "OD" occurs in text all the time
-// ("method"), once per ten bytes in some traffic, and each occurrence stops the
-// lanes; at word starts it is rare. Such a pattern enters the trie once after each
+// ("method": once per few hundred bytes of recorded turns), and each occurrence
+// stops the lanes; at word starts it is rare. Such a pattern enters the trie once after each
 // class of non-word bytes and after each escape, and the text's start is a state of
 // its own (start) as if a non-word byte preceded it. Word bytes that no pattern
 // uses then get a class of their own, apart from class 0's non-word bytes, so that
@@ -102,7 +102,7 @@ func newMatcher(patterns []string, starts []bool) *matcher {
 	}
 	// Trie: next[s*nc+k] is the child of state s by class k, 0 for none (the root is
 	// no one's child). The breadth-first pass below turns it into the full table.
-	n := trieSize(patterns) + len(after)*startVariantBytes(patterns, starts)
+	n := trieSize(patterns) + (len(after)+len(escapeLetters))*startPathBytes(patterns, starts)
 	next := make([]uint32, nc, n*nc)
 	outs := make([][]int, 1, n)
 	// insert adds the path of classes before, then of p's bytes, ending in id.
@@ -203,13 +203,13 @@ func newMatcher(patterns []string, starts []bool) *matcher {
 // escapeLetters are the letters of the JSON escapes after which a word starts.
 const escapeLetters = "nrtbf"
 
-// startVariantBytes bounds the states the word-start patterns add to the trie for
-// each class they follow (see newMatcher): their bytes and the escapes'.
-func startVariantBytes(patterns []string, starts []bool) int {
+// startPathBytes bounds the states one path of each word-start pattern adds to the
+// trie (see newMatcher: the byte or escape before it, then its own bytes).
+func startPathBytes(patterns []string, starts []bool) int {
 	n := 0
 	for id, p := range patterns {
 		if id < len(starts) && starts[id] {
-			n += (len(p) + 1) * (1 + len(escapeLetters))
+			n += len(p) + 2
 		}
 	}
 	return n
