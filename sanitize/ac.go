@@ -46,11 +46,11 @@ func foldByte(c byte) byte {
 // byte, or after the letter of a JSON escape (\n, ignoring case and the backslashes
 // before it). A two-byte literal such as discord's "OD" occurs in text all the time
 // ("method": once per few hundred bytes of recorded turns), and each occurrence
-// stops the lanes; at word starts it is rare. Such a pattern enters the trie once after each
-// class of non-word bytes and after each escape, and the text's start is a state of
-// its own (start) as if a non-word byte preceded it. Word bytes that no pattern
-// uses then get a class of their own, apart from class 0's non-word bytes, so that
-// a class is all word bytes or none.
+// stops the lanes; at word starts it is rare. Such a pattern enters the trie once
+// after each class of non-word bytes and after each escape, and the text's start
+// is a state of its own (start) as if a non-word byte preceded it. Word bytes that
+// no pattern uses then get a class of their own, apart from class 0's non-word
+// bytes, so that a class is all word bytes or none.
 func newMatcher(patterns []string, starts []bool) *matcher {
 	m := &matcher{npat: len(patterns)}
 	// Byte classes: every byte a pattern uses (folded) gets its own, the rest share 0.
