@@ -130,7 +130,10 @@ func stringValue(obj []byte, key string) string {
 	if !ok || len(v) < 2 || v[0] != '"' {
 		return ""
 	}
-	return string(jsonx.AppendUnescapedBytes(nil, v[1:len(v)-1]))
+	if v = v[1 : len(v)-1]; bytes.IndexByte(v, '\\') < 0 {
+		return string(v) // an id, as nearly always: one copy
+	}
+	return string(jsonx.AppendUnescapedBytes(nil, v))
 }
 
 // memberRaw returns the raw value of the first member named key (compared as
