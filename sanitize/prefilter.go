@@ -197,12 +197,10 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	var lits []string
 	var pats []pattern
 	var in []views
-	var starts []bool
 	add := func(l string, p pattern, v views) {
 		lits = append(lits, l)
 		pats = append(pats, p)
 		in = append(in, v)
-		starts = append(starts, false)
 	}
 	// addCut adds a known secret's or a path's literal: its first prefixLen bytes
 	// are rare enough, and the exact search runs only when they occur.
@@ -215,11 +213,9 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	for i, r := range shapeRules {
 		for _, l := range r.lits {
 			add(l, pattern{kind: patRule, idx: i, lit: []byte(l)}, forAll)
-			starts[len(starts)-1] = atWordStarts(r, l)
 		}
 		for _, l := range r.lower {
 			add(l, pattern{kind: patRule, idx: i, lit: []byte(l), fold: true}, forAll)
-			starts[len(starts)-1] = atWordStarts(r, l)
 		}
 	}
 	var gl []*glRule
@@ -264,6 +260,10 @@ func (z *Sanitizer) buildPrefilters() *prefilters {
 	addCut(`"env"`, patField, 0, sanitizers)
 	for _, k := range []string{`"isSecret"`, `"answers"`} {
 		addCut(k, patField, 1, sanitizers)
+	}
+	starts := make([]bool, len(pats))
+	for i, p := range pats {
+		starts[i] = p.kind == patRule && atWordStarts(shapeRules[p.idx], lits[i])
 	}
 	m := newLazyMatcher(lits, starts)
 	view := func(v views) prefilter {
