@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "capture", Args: "--scenario NAME|FILE [--codex PATH | --codex-version V] -o FILE", Flags: captureFlags, Run: runCapture, Interspersed: true,
+	register(&cli.Command{Name: "capture", Args: "--scenario NAME|FILE [--codex PATH | --codex-version V] -o FILE", Flags: captureFlags, Run: runCapture, Interspersed: true, Operands: cli.None(),
 		Summary: "record a real codex app-server driven by a scripted client against a local fake model"})
 }
 
@@ -52,8 +52,6 @@ func runCapture(cfg any, args []string, std cli.IO) (err error) {
 		return fixtures.WriteList(std.Out, c.json)
 	} else if c.json {
 		return cli.Usagef("--json goes with --list (a capture's outcome is a recording)")
-	} else if len(args) > 0 {
-		return cli.Usagef("unexpected arguments %q", args)
 	} else if c.scenario == "" {
 		return cli.Usagef("--scenario is required (shipped: %s)", strings.Join(fixtures.Names(), ", "))
 	}

@@ -20,12 +20,12 @@ func init() {
 var codexCommands = map[string]*cli.Command{
 	"install": {Name: "codex install", Args: "[--registry URL] [--platform OS-ARCH] [-q] VERSION...", Flags: codexInstallFlags, Run: runCodexInstall, Interspersed: true,
 		Summary: "download the native codex binary of each VERSION (the @openai/codex platform package, its sha512 checked against the registry's integrity) into the cache unless it is there, and print its path"},
-	"list": {Name: "codex list", Args: "[--json]", Run: runCodexList, Interspersed: true,
+	"list": {Name: "codex list", Args: "[--json]", Run: runCodexList, Interspersed: true, Operands: cli.None(),
 		Flags: func(fs *flag.FlagSet) any {
 			return fs.Bool("json", false, "print a JSON array of {version, path, installed} (pinned versions not installed too)")
 		},
 		Summary: "list the codex versions installed in the cache (and a clone's .cache/codex), with their paths"},
-	"path": {Name: "codex path", Args: "VERSION", Run: runCodexPath,
+	"path": {Name: "codex path", Args: "VERSION", Run: runCodexPath, Operands: cli.One("codex version"),
 		Summary: "print the path of an installed codex binary (exit 2, saying how to install it, when it is missing)"},
 }
 
@@ -66,9 +66,6 @@ func runCodexInstall(cfg any, args []string, std cli.IO) (err error) {
 }
 
 func runCodexList(asJSON any, args []string, std cli.IO) error {
-	if len(args) > 0 {
-		return cli.Usagef("unexpected arguments %q", args)
-	}
 	missing, err := codexbin.WriteList(std.Out, *asJSON.(*bool))
 	if len(missing) > 0 && !*asJSON.(*bool) {
 		fmt.Fprintf(std.Err, "pinned but not installed: %s (codexrec codex install %s)\n", strings.Join(missing, ", "), strings.Join(missing, " "))
@@ -77,9 +74,6 @@ func runCodexList(asJSON any, args []string, std cli.IO) error {
 }
 
 func runCodexPath(_ any, args []string, std cli.IO) error {
-	if len(args) != 1 {
-		return cli.Usagef("want one codex version")
-	}
 	p, err := findCodex(args[0], false, false, std)
 	if err == nil {
 		fmt.Fprintln(std.Out, p)

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "diff", Args: "[--json] [--ignore POINTER]... [--ignore-moves] [--html -o FILE] OLD NEW", Flags: diffFlags, Run: runDiff, Interspersed: true,
+	register(&cli.Command{Name: "diff", Args: "[--json] [--ignore POINTER]... [--ignore-moves] [--html -o FILE] OLD NEW", Flags: diffFlags, Run: runDiff, Interspersed: true, Operands: cli.Two("recordings, OLD and NEW"),
 		Summary: "compare two recordings after normalising run-varying values (exit 1 when they differ)"})
 }
 
@@ -36,9 +36,6 @@ func diffFlags(fs *flag.FlagSet) any {
 
 func runDiff(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*diffConfig)
-	if len(args) != 2 {
-		return cli.Usagef("want two recordings, OLD and NEW")
-	}
 	o := c.opts
 	colour, err := c.colour.On(std.Out)
 	if err != nil {

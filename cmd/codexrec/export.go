@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "export", Args: "--format har|otlp|jsonl FILE... -o OUT  |  --format otlp --endpoint URL FILE...", Flags: exportFlags, Run: runExport, Interspersed: true,
+	register(&cli.Command{Name: "export", Args: "--format har|otlp|jsonl FILE... -o OUT  |  --format otlp --endpoint URL FILE...", Flags: exportFlags, Run: runExport, Interspersed: true, Operands: cli.Some("recordings"),
 		Summary: "write recordings as HAR 1.2, OTLP/JSON traces or JSON Lines of messages (secrets masked)"})
 }
 
@@ -33,9 +33,6 @@ func exportFlags(fs *flag.FlagSet) any {
 
 func runExport(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*exportConfig)
-	if len(args) == 0 {
-		return cli.Usagef("want one or more recordings")
-	}
 	f, err := export.ParseFormat(c.format)
 	switch {
 	case err != nil:

@@ -6,10 +6,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "mcp-fixture", Run: func(_ any, args []string, std cli.IO) error {
-		if len(args) > 0 {
-			return cli.Usagef("no arguments expected")
-		}
+	register(&cli.Command{Name: "mcp-fixture", Operands: cli.None(), Run: func(_ any, args []string, std cli.IO) error {
 		return mcpserver.Serve(std.In, std.Out)
 	}, Summary: "serve the capture scenarios' small MCP server on stdin/stdout (capture starts it for codex)"})
 }

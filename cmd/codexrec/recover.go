@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "recover", Args: "[flags] .FILE.*.tmp", Flags: recoverFlags, Run: runRecover, Interspersed: true,
+	register(&cli.Command{Name: "recover", Args: "[flags] .FILE.*.tmp", Flags: recoverFlags, Run: runRecover, Interspersed: true, Operands: cli.One("temporary recording (.NAME.*.tmp)"),
 		Summary: "complete and publish a recording whose codexrec was killed (leak guard, trailer \"proxy-killed\")"})
 }
 
@@ -33,9 +33,7 @@ func recoverFlags(fs *flag.FlagSet) any {
 
 func runRecover(cfg any, args []string, std cli.IO) (err error) {
 	c := cfg.(*recoverConfig)
-	if len(args) != 1 {
-		return cli.Usagef("want exactly one temporary recording (.NAME.*.tmp)")
-	} else if c.out == "-" {
+	if c.out == "-" {
 		return cli.Usagef("-o -: recover publishes the recording as a file in place of the temporary one; name a FILE")
 	}
 	if !c.noGuard {

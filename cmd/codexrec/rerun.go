@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "rerun", Args: "[--codex PATH | --codex-version V] -o OUT [capture flags] RECORDING", Flags: rerunFlags, Run: runRerun, Interspersed: true,
+	register(&cli.Command{Name: "rerun", Args: "[--codex PATH | --codex-version V] -o OUT [capture flags] RECORDING", Flags: rerunFlags, Run: runRerun, Interspersed: true, Operands: cli.One("recording"),
 		Summary: "re-capture a recorded session on another codex, hermetically: its client replayed, its model side rebuilt (see scenario from-recording)"})
 }
 
@@ -20,9 +20,7 @@ func rerunFlags(fs *flag.FlagSet) any { return captureFlags(fs) }
 
 func runRerun(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*captureConfig)
-	if len(args) != 1 {
-		return cli.Usagef("want one recording")
-	} else if c.scenario != "" || c.list || c.json {
+	if c.scenario != "" || c.list || c.json {
 		return cli.Usagef("rerun derives its scenario from the recording; --scenario, --list and --json are capture's")
 	} else if err := c.options("rerun", std); err != nil {
 		return err

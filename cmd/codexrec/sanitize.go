@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Config: true, Name: "sanitize", Args: "IN -o OUT [flags]", Flags: sanitizeCmdFlags, Run: runSanitize, Interspersed: true,
+	register(&cli.Command{Config: true, Name: "sanitize", Args: "IN -o OUT [flags]", Flags: sanitizeCmdFlags, Run: runSanitize, Interspersed: true, Operands: cli.One("recording"),
 		Summary: "write a sanitized copy of a recording, then run the leak guard on it"})
 }
 
@@ -33,9 +33,7 @@ func sanitizeCmdFlags(fs *flag.FlagSet) any {
 
 func runSanitize(cfg any, args []string, std cli.IO) (err error) {
 	c := cfg.(*sanitizeConfig)
-	if len(args) != 1 {
-		return cli.Usagef("want exactly one recording to sanitize")
-	} else if c.out.Path == "" {
+	if c.out.Path == "" {
 		return cli.Usagef("-o FILE is required (- for stdout)")
 	}
 	cwd := ""

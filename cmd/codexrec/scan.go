@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "scan", Args: "[flags] FILE...", Run: runScan, Interspersed: true,
+	register(&cli.Command{Name: "scan", Args: "[flags] FILE...", Run: runScan, Interspersed: true, Operands: cli.Some("files"),
 		Summary: "run the leak guard on recordings (or any text files): exit 3 when something secret-shaped is found",
 		Flags: func(fs *flag.FlagSet) any {
 			c := &scanConfig{}
@@ -26,9 +26,6 @@ type scanConfig struct {
 
 func runScan(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*scanConfig)
-	if len(args) == 0 {
-		return cli.Usagef("no file to scan")
-	}
 	z, _, err := sanitizer(c.flags, "")
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ func init() {
 }
 
 var scenarioCommands = map[string]*cli.Command{
-	"from-recording": {Name: "scenario from-recording", Args: "[-o FILE] [--force] RECORDING", Flags: fromRecordingFlags, Run: runFromRecording, Interspersed: true,
+	"from-recording": {Name: "scenario from-recording", Args: "[-o FILE] [--force] RECORDING", Flags: fromRecordingFlags, Run: runFromRecording, Interspersed: true, Operands: cli.One("recording"),
 		Summary: "derive a capture scenario that replays RECORDING (its client messages, answers and model side); capture --scenario runs it"},
 }
 
@@ -29,9 +29,6 @@ func fromRecordingFlags(fs *flag.FlagSet) any {
 
 func runFromRecording(cfg any, args []string, std cli.IO) error {
 	o := *cfg.(*cli.Output)
-	if len(args) != 1 {
-		return cli.Usagef("want one recording")
-	}
 	res, err := derive.FromFile(args[0])
 	if err != nil {
 		return err

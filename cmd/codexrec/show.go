@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "show", Args: "FILE [--method GLOB] [--thread ID] [--raw] [--deltas] [--follow]", Flags: showFlags, Run: runShow, Interspersed: true,
+	register(&cli.Command{Name: "show", Args: "FILE [--method GLOB] [--thread ID] [--raw] [--deltas] [--follow]", Flags: showFlags, Run: runShow, Interspersed: true, Operands: cli.One("recording"),
 		Summary: "print a recording as a timeline, one line per frame, grouped by thread and turn"})
 }
 
@@ -29,9 +29,6 @@ func showFlags(fs *flag.FlagSet) any {
 
 func runShow(cfg any, args []string, std cli.IO) error {
 	o := *cfg.(*view.ShowOptions)
-	if len(args) != 1 {
-		return cli.Usagef("want exactly one recording")
-	}
 	if o.JSON && (o.Follow || o.Raw || o.Deltas) {
 		return cli.Usagef("--json is the whole recording's frames: not with --follow, --raw or --deltas")
 	}

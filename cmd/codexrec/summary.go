@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "summary", Args: "[--json] FILE", Run: runSummary, Interspersed: true,
+	register(&cli.Command{Name: "summary", Args: "[--json] FILE", Run: runSummary, Interspersed: true, Operands: cli.One("recording"),
 		Summary: "print a recording's header, frame counts, methods and the agent's replies",
 		Flags: func(fs *flag.FlagSet) any {
 			return fs.Bool("json", false, "print the summary as one JSON document on stdout")
@@ -16,8 +16,5 @@ func init() {
 }
 
 func runSummary(cfg any, args []string, std cli.IO) error {
-	if len(args) != 1 {
-		return cli.Usagef("want exactly one recording")
-	}
 	return view.WriteSummary(std.Out, args[0], view.SummaryOptions{JSON: *cfg.(*bool), Log: cli.Prefixed(std.Err, "codexrec summary: ")})
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "validate", Args: "[flags] FILE...", Flags: validateFlags, Run: runValidate, Interspersed: true,
+	register(&cli.Command{Name: "validate", Args: "[flags] FILE...", Flags: validateFlags, Run: runValidate, Interspersed: true, Operands: cli.Some("recordings"),
 		Summary: "check every message of recordings against the exact Codex version's protocol schema"})
 }
 
@@ -31,8 +31,6 @@ func validateFlags(fs *flag.FlagSet) any {
 func runValidate(cfg any, args []string, std cli.IO) error {
 	c := cfg.(*validateConfig)
 	switch {
-	case len(args) == 0:
-		return cli.Usagef("no recording to validate")
 	case c.json && c.jsonl:
 		return cli.Usagef("--json and --jsonl exclude each other")
 	case c.json:

@@ -118,7 +118,7 @@ func TestValidateCommand(t *testing.T) {
 		{[]string{"validate", "missing.jsonl", "clean.jsonl"}, 2, "missing.jsonl"},
 		{[]string{"validate", "--fail-on", "sometimes", "clean.jsonl"}, 2, "want info, warning, error or never"},
 		{[]string{"validate", "--codex-version", "banana", "clean.jsonl"}, 2, "not a codex version"},
-		{[]string{"validate"}, 2, "no recording"},
+		{[]string{"validate"}, 2, "want one or more recordings"},
 	} {
 		r := runCodexrec(t, dir, nil, tc.args...)
 		if r.code != tc.code || !strings.Contains(string(r.stdout)+string(r.stderr), tc.out) {

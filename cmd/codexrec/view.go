@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "view", Args: "FILE -o report.html", Flags: viewFlags, Run: runView, Interspersed: true,
+	register(&cli.Command{Name: "view", Args: "FILE -o report.html", Flags: viewFlags, Run: runView, Interspersed: true, Operands: cli.One("recording"),
 		Summary: "write a recording as one self-contained HTML page (two-lane timeline, no network)"})
 }
 
@@ -21,9 +21,6 @@ func viewFlags(fs *flag.FlagSet) any {
 
 func runView(cfg any, args []string, std cli.IO) error {
 	o := cfg.(*cli.Output)
-	if len(args) != 1 {
-		return cli.Usagef("want exactly one recording")
-	}
 	if o.Path == "" {
 		return cli.Usagef("-o FILE is required")
 	}

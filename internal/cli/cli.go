@@ -55,6 +55,35 @@ type Command struct {
 	Subcommands map[string]*Command
 	// Config says the command takes settings from App.Config's file.
 	Config bool
+	// Operands is how many arguments Run takes, refused before it runs; nil
+	// leaves them to Run.
+	Operands *Operands
+}
+
+// Operands are the positional arguments a command takes: Min to Max of them (Max
+// -1: no limit), said as Want when the count is refused ("want " + Want).
+type Operands struct {
+	Min, Max int
+	Want     string
+}
+
+// One is exactly one operand, what ("recording"); Two is two, what naming both
+// ("recordings, OLD and NEW"); Some is one or more, what plural ("recordings");
+// None is none.
+func One(what string) *Operands  { return &Operands{1, 1, "exactly one " + what} }
+func Two(what string) *Operands  { return &Operands{2, 2, "two " + what} }
+func Some(what string) *Operands { return &Operands{1, -1, "one or more " + what} }
+func None() *Operands            { return &Operands{0, 0, "no arguments"} }
+
+// check refuses a count of arguments outside o; a nil o takes any.
+func (o *Operands) check(args []string) error {
+	if o == nil || len(args) >= o.Min && (o.Max < 0 || len(args) <= o.Max) {
+		return nil
+	}
+	if o.Max == 0 {
+		return Usagef("unexpected arguments %q", args)
+	}
+	return Usagef("want %s", o.Want)
 }
 
 // App is a binary: its commands and how it reports. Exit codes follow one rule:
@@ -146,7 +175,7 @@ func (a *App) RunCommand(c *Command, args []string, std IO) error {
 	}
 	if err != nil {
 		err = Usagef("%s", flagError(err))
-	} else {
+	} else if err = c.Operands.check(args); err == nil {
 		out, flush := a.output(c, fs, std)
 		if c.Run != nil {
 			err = c.Run(cfg, args, out)

@@ -82,7 +82,18 @@ func newApp(settings *cli.Config) *cli.App {
 		fmt.Fprintf(io.Out, "%s reveal=%v\n", strings.Join(args, ","), io.Reveal)
 		return nil
 	}}
-	a.Commands = map[string]*cli.Command{"echo": echo("echo"), "raw": raw, "grp": group, "plain": plain}
+	// Operands are counted before Run, which would say a wrong count otherwise.
+	counted := func(name string, o *cli.Operands) *cli.Command {
+		return &cli.Command{Name: name, Summary: "counted operands", Interspersed: true, Operands: o, Run: func(_ any, args []string, io cli.IO) error {
+			if len(args) < o.Min || o.Max >= 0 && len(args) > o.Max {
+				return fmt.Errorf("Run got %d operands", len(args))
+			}
+			fmt.Fprintf(io.Out, "%d operands\n", len(args))
+			return nil
+		}}
+	}
+	a.Commands = map[string]*cli.Command{"echo": echo("echo"), "raw": raw, "grp": group, "plain": plain,
+		"two": counted("two", cli.Two("words, A and B")), "some": counted("some", cli.Some("words")), "none": counted("none", cli.None())}
 	return a
 }
 
@@ -120,6 +131,16 @@ func TestDispatchAndErrors(t *testing.T) {
 		// One prefix: the library's own "raw: " is dropped; the message is masked.
 		{[]string{"raw", "fail", secret}, 3, "", "tool raw: <redacted:"},
 		{[]string{"raw", "quiet"}, 1, "", ""},
+		// Operands: counted after the flags, wherever they stand; help is not refused.
+		{[]string{"two", "a", "--reveal", "b"}, 0, "2 operands", ""},
+		{[]string{"two", "a"}, 2, "", "tool two: want two words, A and B (see tool help two)\n"},
+		{[]string{"two", "a", "b", "c"}, 2, "", "tool two: want two words, A and B (see tool help two)\n"},
+		{[]string{"two", "a", "--bogus"}, 2, "", "tool two: flag provided but not defined: -bogus"},
+		{[]string{"two", "-h"}, 0, "usage: tool two", ""},
+		{[]string{"some"}, 2, "", "tool some: want one or more words (see tool help some)\n"},
+		{[]string{"some", "a", "b", "c"}, 0, "3 operands", ""},
+		{[]string{"none"}, 0, "0 operands", ""},
+		{[]string{"none", "x\x1b[31m"}, 2, "", "tool none: unexpected arguments [\"x\\x1b[31m\"] (see tool help none)\n"},
 	} {
 		code, out, errs := run(a, tc.args...)
 		if code != tc.code || !strings.Contains(out, tc.stdout) || (tc.stderr == "") != (errs == "") || !strings.Contains(errs, tc.stderr) {
