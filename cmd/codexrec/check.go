@@ -56,7 +56,7 @@ func runCheck(cfg any, args []string, std cli.IO) error {
 	}
 	o := c.opts
 	o.FailOn = c.failOn.checkSeverity()
-	o.Paths, o.Stdin, o.Out, o.Log = args, std.In, std.Out, cli.Prefixed(std.Err, "codexrec check: ")
+	o.Paths, o.Stdin, o.Out, o.Log = args, std.In, std.Out, std.Log
 	out, err := check.Run(context.Background(), o)
 	var rf *check.ReportFileError
 	switch {

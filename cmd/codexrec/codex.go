@@ -60,7 +60,7 @@ func runCodexInstall(cfg any, args []string, std cli.IO) (err error) {
 	defer stop()
 	var log io.Writer
 	if !c.quiet {
-		log = cli.Prefixed(std.Err, "codexrec codex: ")
+		log = std.Log
 	}
 	return codexbin.InstallAll(ctx, args, c.Options, std.Out, log)
 }

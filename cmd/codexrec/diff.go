@@ -41,7 +41,7 @@ func runDiff(cfg any, args []string, std cli.IO) error {
 	if err != nil {
 		return err
 	}
-	o.Colour, o.Log = colour, cli.Prefixed(std.Err, "codexrec diff: ")
+	o.Colour, o.Log = colour, std.Log
 	if c.out.Path != "-" {
 		o.Out = std.Out
 	}

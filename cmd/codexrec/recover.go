@@ -49,10 +49,10 @@ func runRecover(cfg any, args []string, std cli.IO) (err error) {
 	case err != nil && !errors.As(err, &re):
 		return leakCodes.Exit(err, exitUsage)
 	case t == nil:
-		fmt.Fprintf(std.Err, "codexrec recover: %s was already published as %s; removed the leftover name\n", args[0], where)
+		fmt.Fprintf(std.Log, "%s was already published as %s; removed the leftover name\n", args[0], where)
 		return nil
 	}
-	fmt.Fprintf(std.Err, "codexrec recover: published %s (%d c2s, %d s2c, %d stderr frames; ended %s)\n",
+	fmt.Fprintf(std.Log, "published %s (%d c2s, %d s2c, %d stderr frames; ended %s)\n",
 		where, t.Frames["c2s"], t.Frames["s2c"], t.Frames["stderr"], t.Ended)
 	if re != nil {
 		return cli.ExitWith(exitLeak, re)

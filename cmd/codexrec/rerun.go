@@ -30,7 +30,7 @@ func runRerun(cfg any, args []string, std cli.IO) error {
 	defer stop()
 	res, err := fixtures.Rerun(ctx, args[0], c.CaptureOptions)
 	for _, s := range res.Remarks() {
-		fmt.Fprintf(std.Err, "codexrec rerun: %s\n", sanitize.MaskText(s))
+		fmt.Fprintf(std.Log, "%s\n", sanitize.MaskText(s))
 	}
 	return c.done("rerun", res, err, std)
 }

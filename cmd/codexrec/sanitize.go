@@ -55,10 +55,10 @@ func runSanitize(cfg any, args []string, std cli.IO) (err error) {
 		warning, err = s.SanitizeFile(args[0], c.out.Path, recorder.Options{Force: c.out.Force})
 	}
 	if warning != "" {
-		fmt.Fprintf(std.Err, "codexrec sanitize: %s\n", sanitize.MaskText(warning))
+		fmt.Fprintf(std.Log, "%s\n", sanitize.MaskText(warning))
 	}
 	if r := s.Report(); len(r.Redactions) > 0 {
-		fmt.Fprintf(std.Err, "codexrec sanitize: %s\n", record.RedactionSummary(r.Redactions))
+		fmt.Fprintf(std.Log, "%s\n", record.RedactionSummary(r.Redactions))
 	}
 	return exitFor(err)
 }

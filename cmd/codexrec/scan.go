@@ -46,6 +46,6 @@ func runScan(cfg any, args []string, std cli.IO) error {
 	case report.Leaks > 0:
 		return cli.ExitWith(exitLeak, fmt.Errorf("%d secret-shaped value(s) found; if one is a known false positive, allow it with --allow REGEX (matched against the value) or --allow-file FILE", report.Leaks))
 	}
-	fmt.Fprintf(std.Err, "codexrec scan: %d file(s) clean\n", len(args))
+	fmt.Fprintf(std.Log, "%d file(s) clean\n", len(args))
 	return nil
 }

@@ -38,7 +38,7 @@ func runFromRecording(cfg any, args []string, std cli.IO) error {
 		return err
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(std.Err, "codexrec scenario: not reconstructed: %s\n", sanitize.MaskText(s))
+		fmt.Fprintf(std.Log, "not reconstructed: %s\n", sanitize.MaskText(s))
 	}
 	o.Path = cmp.Or(o.Path, "-")
 	return o.Write(std.Out, func(w io.Writer) error { _, err := w.Write(b); return err })

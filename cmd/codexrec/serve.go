@@ -28,7 +28,7 @@ func runServe(cfg any, args []string, std cli.IO) error {
 	o.Dirs, o.Reveal = args, std.Reveal
 	o.Ready = func(url string) {
 		fmt.Fprintln(cli.Own(std.Out), url)
-		fmt.Fprintf(std.Err, "codexrec serve: serving %d directories; open the address above (Ctrl-C stops)\n", max(len(args), 1))
+		fmt.Fprintf(std.Log, "serving %d directories; open the address above (Ctrl-C stops)\n", max(len(args), 1))
 	}
 	ctx, stop := cli.Interruptible()
 	defer stop()

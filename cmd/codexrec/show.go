@@ -32,9 +32,9 @@ func runShow(cfg any, args []string, std cli.IO) error {
 	if o.JSON && (o.Follow || o.Raw || o.Deltas) {
 		return cli.Usagef("--json is the whole recording's frames: not with --follow, --raw or --deltas")
 	}
-	o.Out, o.Color, o.Log = std.Out, cli.AutoColour(std.Out), cli.Prefixed(std.Err, "codexrec show: ")
+	o.Out, o.Color, o.Log = std.Out, cli.AutoColour(std.Out), std.Log
 	o.Gone = func(tmp string) {
-		fmt.Fprintf(std.Err, "codexrec show: the codexrec writing %s is gone (killed?); complete it with: codexrec recover %s\n", tmp, tmp)
+		fmt.Fprintf(std.Log, "the codexrec writing %s is gone (killed?); complete it with: codexrec recover %s\n", tmp, tmp)
 	}
 	return view.Show(context.Background(), args[0], o)
 }

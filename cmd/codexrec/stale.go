@@ -57,7 +57,7 @@ func runStaleCheck(s *staleFlags, args []string, std cli.IO) error {
 	if len(args) == 0 {
 		return cli.Usagef("--stale: want a directory or recordings")
 	}
-	l, err := s.List(std.Out, cli.Prefixed(std.Err, "codexrec check: "), args)
+	l, err := s.List(std.Out, std.Log, args)
 	if err != nil {
 		return cmp.Or(staleError(err), cli.Usagef("%v", err))
 	}

@@ -16,5 +16,5 @@ func init() {
 }
 
 func runSummary(cfg any, args []string, std cli.IO) error {
-	return view.WriteSummary(std.Out, args[0], view.SummaryOptions{JSON: *cfg.(*bool), Log: cli.Prefixed(std.Err, "codexrec summary: ")})
+	return view.WriteSummary(std.Out, args[0], view.SummaryOptions{JSON: *cfg.(*bool), Log: std.Log})
 }

@@ -53,7 +53,7 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 		return cli.Usagef("%s exists (--force replaces it)", c.out.Path)
 	}
 	c.Recordings, c.Capture = args, fixtures.CaptureOptions{MCPCommand: mcpCommand(), Codexrec: Version}
-	c.Progress = func(s string) { fmt.Fprintf(std.Err, "codexrec upgrade: %s\n", s) }
+	c.Progress = func(s string) { fmt.Fprintf(std.Log, "%s\n", s) }
 	c.Codex = func(v string) (string, error) { return findCodex(v, c.install, true, std) }
 	ctx, stop := cli.Interruptible()
 	defer stop()
@@ -66,7 +66,7 @@ func runUpgrade(cfg any, args []string, std cli.IO) error {
 			return "--from and --to are required (or --codex-from and --codex-to)"
 		})
 	} else if res.SchemaErr != nil {
-		fmt.Fprintf(std.Err, "codexrec upgrade: no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
+		fmt.Fprintf(std.Log, "no schema diff: %s\n", sanitize.MaskText(res.SchemaErr.Error()))
 	}
 	if c.out.Path != "" {
 		if err := view.WriteUpgradeFiles(c.out.Path, res); err != nil {

@@ -38,7 +38,7 @@ func runValidate(cfg any, args []string, std cli.IO) error {
 	case c.jsonl:
 		c.opts.Format = validate.JSONL
 	}
-	c.opts.Fails, c.opts.Log = c.failOn.fails, cli.Prefixed(std.Err, "codexrec validate: ")
+	c.opts.Fails, c.opts.Log = c.failOn.fails, std.Log
 	failed, err := validate.Files(args, std.Out, c.opts)
 	if errors.Is(err, validate.ErrUnread) {
 		return verdict(nil, true, false)

@@ -28,7 +28,10 @@ import (
 type IO struct {
 	In       io.Reader
 	Out, Err io.Writer
-	Reveal   bool // recorded values print unmasked (App.RevealFlag was given)
+	// Log is Err with the command's name at the start of each line ("tool
+	// grp echo: "): where the command and the libraries it calls speak.
+	Log    io.Writer
+	Reveal bool // recorded values print unmasked (App.RevealFlag was given)
 }
 
 // Command is one subcommand.

@@ -254,3 +254,17 @@ func TestParseLevel(t *testing.T) {
 		t.Errorf("sometimes: %v", err)
 	}
 }
+
+// TestLogPrefix: IO.Log says each line as the command, its full name, once, and
+// masked like the rest of stderr.
+func TestLogPrefix(t *testing.T) {
+	a := newApp(nil)
+	a.Commands["grp"].Subcommands["log"] = &cli.Command{Name: "grp log", Summary: "log", Run: func(_ any, args []string, io cli.IO) error {
+		fmt.Fprintf(io.Log, "one\ntwo %s\n", secret)
+		return nil
+	}}
+	code, _, errs := run(a, "grp", "log")
+	if code != 0 || !strings.HasPrefix(errs, "tool grp log: one\ntool grp log: two <redacted:") || strings.Contains(errs, secret) || strings.Count(errs, "tool grp log: ") != 2 {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}

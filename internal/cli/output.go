@@ -59,6 +59,7 @@ func (a *App) output(c *Command, fs *flag.FlagSet, std IO) (IO, func() error) {
 		std.Out = outW
 	}
 	std.Err = errW
+	std.Log = Prefixed(errW, a.Name+" "+c.Name+": ")
 	return std, func() error {
 		var err error
 		if outW != nil {
