@@ -230,8 +230,20 @@ func (a *App) Dispatch(c *Command, args []string, std IO) error {
 	if !ok {
 		return Usagef("unknown subcommand %q (want %s)", args[0], names)
 	}
-	return a.RunCommand(sub, args[1:], std)
+	if err := a.RunCommand(sub, args[1:], std); err != nil {
+		return &subError{sub.Name, err}
+	}
+	return nil
 }
+
+// subError is a subcommand's error, said under its full name ("schema diff").
+type subError struct {
+	cmd string
+	err error
+}
+
+func (e *subError) Error() string { return e.err.Error() }
+func (e *subError) Unwrap() error { return e.err }
 
 // flagSet is c's flag set before its own flags: the ones every command (or every
 // command taking settings) has.

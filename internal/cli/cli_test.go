@@ -77,7 +77,9 @@ func newApp(settings *cli.Config) *cli.App {
 		RevealFlag: "reveal", RevealUsage: "unmask", Config: settings,
 		Stdout: func(c *cli.Command, fs *flag.FlagSet) cli.Stdout { return cli.Stdout{Data: cli.IsSet(fs, "json")} }}
 	// Without Run, the group dispatches to its subcommands.
-	group := &cli.Command{Name: "grp", Args: "SUB", Summary: "a group", Subcommands: map[string]*cli.Command{"echo": echo("grp echo"), "raw": raw}}
+	grpRaw := *raw
+	grpRaw.Name = "grp raw"
+	group := &cli.Command{Name: "grp", Args: "SUB", Summary: "a group", Subcommands: map[string]*cli.Command{"echo": echo("grp echo"), "raw": &grpRaw}}
 	plain := &cli.Command{Name: "plain", Summary: "no flags of its own", Run: func(_ any, args []string, io cli.IO) error {
 		fmt.Fprintf(io.Out, "%s reveal=%v\n", strings.Join(args, ","), io.Reveal)
 		return nil
@@ -131,6 +133,8 @@ func TestDispatchAndErrors(t *testing.T) {
 		// One prefix: the library's own "raw: " is dropped; the message is masked.
 		{[]string{"raw", "fail", secret}, 3, "", "tool raw: <redacted:"},
 		{[]string{"raw", "quiet"}, 1, "", ""},
+		// A subcommand's error is said under its full name, its library's prefix dropped.
+		{[]string{"grp", "raw", "fail", "x"}, 3, "", "tool grp raw: x\n"},
 		// Operands: counted after the flags, wherever they stand; help is not refused.
 		{[]string{"two", "a", "--reveal", "b"}, 0, "2 operands", ""},
 		{[]string{"two", "a"}, 2, "", "tool two: want two words, A and B (see tool help two)\n"},

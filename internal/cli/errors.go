@@ -29,20 +29,26 @@ type ExitCoder interface {
 }
 
 // Exit returns err's exit code (0 for nil) after printing it on stderr as one
-// line per message, "NAME CMD: message", masked: a library's own "CMD: " at the
-// start of the message is dropped, so the command is said once.
+// line per message, "NAME CMD: message", masked: a library's own "CMD: " (a word
+// of CMD) at the start of the message is dropped, so the command is said once. A
+// subcommand's error is said under its full name ("NAME GROUP SUB: ").
 func (a *App) Exit(err error, cmd string, stderr io.Writer) int {
 	if err == nil {
 		return 0
+	}
+	if se := (*subError)(nil); errors.As(err, &se) {
+		cmd = se.cmd
 	}
 	prefix := a.Name + " " + cmd + ": "
 	if cmd == "" {
 		prefix = a.Name + ": "
 	}
 	say := func(cmd, msg, hint string) {
-		first, _, _ := strings.Cut(cmd, " ")
-		if rest, ok := strings.CutPrefix(msg, first+": "); ok && first != "" {
-			msg = rest
+		for _, w := range strings.Fields(cmd) { // "schema: " or "diff: " of "schema diff"
+			if rest, ok := strings.CutPrefix(msg, w+": "); ok {
+				msg = rest
+				break
+			}
 		}
 		fmt.Fprintf(stderr, "%s%s%s\n", prefix, sanitize.MaskText(msg), hint)
 	}
