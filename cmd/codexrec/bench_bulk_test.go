@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,7 +180,34 @@ func busyLoops(b *testing.B) func() {
 	}
 }
 
-// BenchmarkBulk runs b.N rounds; in each, every path in turn (the order rotating)
+// bulkRounds counts BenchmarkBulk's rounds across its runs (make bench runs it
+// -count times, one round each), so each run orders the paths differently.
+var bulkRounds uint64
+
+// bulkOrder is the order of the paths in round r: each record mode next to its base
+// build's (which one first alternating with r), the pairs and the other paths
+// shuffled (seeded by r). A fixed order gave each path the same predecessor in
+// every run, and with one round per run the rotation it had never turned: plain
+// always ran right after tee-c and its base right after bare.
+func bulkOrder(paths []string, r uint64) []string {
+	var units [][]string
+	for _, p := range paths {
+		switch {
+		case strings.HasPrefix(p, "base-"):
+			continue // paired with its mode below
+		case slices.Contains(paths, "base-"+p) && r%2 == 0:
+			units = append(units, []string{p, "base-" + p})
+		case slices.Contains(paths, "base-"+p):
+			units = append(units, []string{"base-" + p, p})
+		default:
+			units = append(units, []string{p})
+		}
+	}
+	rand.New(rand.NewPCG(r, 0x62756c6b)).Shuffle(len(units), func(i, j int) { units[i], units[j] = units[j], units[i] })
+	return slices.Concat(units...)
+}
+
+// BenchmarkBulk runs b.N rounds; in each, every path in turn (bulkOrder)
 // runs a session of BENCH_TURNS pipelined turns (default 1350, about 100 MB), quiet and then
 // (BENCH_BUSY=0 leaves it out) with a busy loop per CPU. Reported per path and
 // shape: MB/s; per record path, the median time from the server's exit to the
@@ -205,14 +234,15 @@ func BenchmarkBulk(b *testing.B) {
 	toEOF, toExit := map[string][]time.Duration{}, map[string][]time.Duration{}
 	var want int64
 	b.ResetTimer()
-	for r := range b.N {
+	for range b.N {
+		order := bulkOrder(paths, bulkRounds)
+		bulkRounds++
 		for _, shape := range shapes {
 			stop := func() {}
 			if shape == "busy" {
 				stop = busyLoops(b)
 			}
-			for i := range paths {
-				p := paths[(i+r)%len(paths)]
+			for _, p := range order {
 				rec := ""
 				if p != "server" && p != "relay-c" {
 					rec = filepath.Join(dir, "bulk.jsonl")
@@ -250,4 +280,27 @@ func BenchmarkBulk(b *testing.B) {
 	}
 	b.ReportMetric(float64(want)/1e6, "session-MB")
 	b.ReportMetric(0, "frames-lost")
+}
+
+// TestBulkOrder: every path runs once a round, each mode beside its base build's
+// (the base first in odd rounds), and consecutive rounds do not repeat an order.
+func TestBulkOrder(t *testing.T) {
+	paths := []string{"server", "relay-c", "tee-c", "plain", "validate", "bare", "base-plain", "base-validate"}
+	seen := map[string]bool{}
+	for r := range uint64(6) {
+		order := bulkOrder(paths, r)
+		if !slices.Equal(slices.Sorted(slices.Values(order)), slices.Sorted(slices.Values(paths))) {
+			t.Fatalf("round %d: %q is not a permutation of %q", r, order, paths)
+		}
+		for _, m := range []string{"plain", "validate"} {
+			i, j := slices.Index(order, m), slices.Index(order, "base-"+m)
+			if want := map[bool]int{true: 1, false: -1}[r%2 == 0]; j-i != want {
+				t.Errorf("round %d: %s at %d, base-%s at %d in %q", r, m, i, m, j, order)
+			}
+		}
+		seen[strings.Join(order, " ")] = true
+	}
+	if len(seen) < 5 {
+		t.Errorf("%d distinct orders in 6 rounds", len(seen))
+	}
 }
