@@ -177,7 +177,7 @@ func TestOnePrefix(t *testing.T) {
 	}{
 		{[]string{"validate", "missing.jsonl"}, "validate:", "missing.jsonl"},
 		{[]string{"replay", "missing.jsonl"}, "replay:", "missing.jsonl"},
-		{[]string{"schema", "diff", "9.9.9", "0.171.0"}, "schema:", "codex 9.9.9"},
+		{[]string{"schema", "diff", "9.9.9", "0.171.0"}, "schema diff:", "codex 9.9.9"},
 		// The file is missing: said so, not that its name is wrong.
 		{[]string{"recover", "missing.tmp"}, "recover:", "no such file"},
 		// /proc exists but takes no files.
