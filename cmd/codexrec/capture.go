@@ -31,7 +31,7 @@ func captureFlags(fs *flag.FlagSet) any {
 	c := &captureConfig{}
 	fs.StringVar(&c.scenario, "scenario", "", "shipped scenario `NAME` ("+strings.Join(fixtures.Names(), ", ")+") or a scenario FILE")
 	fs.StringVar(&c.Codex, "codex", "", "the codex binary to run (default: the pinned one for --codex-version)")
-	fs.StringVar(&c.Out, "o", "", "write the recording to `FILE` (required)")
+	fs.StringVar(&c.Out, "o", "", "write the recording to `FILE` (required; - for stdout, once it is published)")
 	fs.BoolVar(&c.Force, "force", false, "overwrite FILE if it exists")
 	fs.BoolVar(&c.KeepFailed, "keep-failed", false, "publish the recording even when the scenario failed (its trailer says why)")
 	fs.BoolVar(&c.verbose, "v", false, "copy codex's stderr to stderr")
@@ -74,10 +74,11 @@ func runCapture(cfg any, args []string, std cli.IO) (err error) {
 // scenario; a terminal shows the step running.
 func (c *captureConfig) options(cmd string, std cli.IO) (err error) {
 	if c.Out == "" {
-		return cli.Usagef("-o FILE is required")
+		return cli.Usagef("-o FILE is required (- for stdout)")
 	} else if c.Out == "-" {
-		return cli.Usagef("-o -: the recording is published as a file once complete, never streamed; name a FILE (then cat it)")
-	} else if c.Codex != "" && c.codexVersion != "" {
+		c.To = std.Out
+	}
+	if c.Codex != "" && c.codexVersion != "" {
 		return cli.Usagef("--codex and --codex-version exclude each other")
 	}
 	c.stages.Version = c.codexVersion // in a capture the binary's version and the schema's are one
@@ -98,6 +99,10 @@ func (c *captureConfig) options(cmd string, std cli.IO) (err error) {
 // done reports a capture's (or rerun's) outcome and turns it into an exit status.
 func (c *captureConfig) done(cmd string, res *fixtures.CaptureResult, err error, std cli.IO) error {
 	c.progressDone()
+	out := c.Out
+	if c.To != nil {
+		out = "stdout"
+	}
 	var extErr error
 	if res != nil {
 		extErr = c.stages.report(std.Err, cmd, res.Report)
@@ -107,11 +112,11 @@ func (c *captureConfig) done(cmd string, res *fixtures.CaptureResult, err error,
 	case errors.As(err, &fe) && fe.Kept == "":
 		return cli.ExitWith(exitUsage, fmt.Errorf("%w\n(no recording written; --keep-failed publishes it anyway)", fe.Err))
 	case errors.As(err, &fe):
-		return cli.ExitWith(exitUsage, fmt.Errorf("%w\n(recording %s kept: --keep-failed)", fe.Err, fe.Kept))
+		return cli.ExitWith(exitUsage, fmt.Errorf("%w\n(recording %s kept: --keep-failed)", fe.Err, out))
 	case err != nil:
 		return exitFor(err)
 	}
-	fmt.Fprintf(std.Err, "codexrec %s: %s\n", cmd, res.Summary(cmp.Or(c.codexVersion, "at "+c.Codex), c.Out))
+	fmt.Fprintf(std.Log, "%s\n", res.Summary(cmp.Or(c.codexVersion, "at "+c.Codex), out))
 	return extErr
 }
 

@@ -229,3 +229,45 @@ func mustGetwd(t *testing.T) string {
 	}
 	return filepath.Dir(filepath.Dir(wd)) // the module root
 }
+
+// TestCaptureToStdout: capture and rerun -o - write the published recording to
+// stdout, byte for byte what the guard let through (it parses as a recording with
+// its trailer), say "-> stdout", create no file named - and leave no temporary
+// directory behind.
+func TestCaptureToStdout(t *testing.T) {
+	v := codexbin.Newest
+	codex := codextest.Binary(t, v)
+	plain, err := filepath.Abs(replayFixture(v, "plain"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"capture", "--scenario", "plain", "--codex", codex, "-o", "-"},
+		{"rerun", "--codex", codex, "-o", "-", plain},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			dir, tmp := t.TempDir(), t.TempDir()
+			r := runIn(t, dir, []string{"TMPDIR=" + tmp}, nil, args...)
+			if r.code != 0 || !strings.Contains(string(r.stderr), "codexrec "+args[0]+": plain with codex at "+codex+": 1 turn(s)") || !strings.HasSuffix(string(r.stderr), " -> stdout\n") {
+				t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+			}
+			out := filepath.Join(t.TempDir(), "out.jsonl")
+			if err := os.WriteFile(out, r.stdout, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := recorder.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Problems) > 0 || rec.Trailer == nil || rec.Trailer.Ended != recorder.EndClientEOF || rec.Header.CodexVersion != v || firstFrameOf(rec, wire.ServerToClient, "turn/completed") == nil {
+				t.Errorf("stdout is not the whole recording: problems %v, trailer %+v, header %+v", rec.Problems, rec.Trailer, rec.Header)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "-")); err == nil {
+				t.Errorf("a file named - was created")
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("left in TMPDIR: %v", left)
+			}
+		})
+	}
+}

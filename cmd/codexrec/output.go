@@ -25,11 +25,17 @@ const revealUsage = "print recorded values as they are (secret-shaped values unm
 
 // stdoutOf is how the output layer treats c's stdout: data (values as recorded,
 // made safe) under --json, --jsonl and -o -, and for view and scenario
-// from-recording; colour forced by --color always.
+// from-recording; a recording's exact bytes under -o - of the commands that write
+// one (exactStdout); colour forced by --color always.
 func stdoutOf(c *cli.Command, fs *flag.FlagSet) cli.Stdout {
-	data := cli.IsSet(fs, "json") || cli.IsSet(fs, "jsonl") || cli.IsValue(fs, "o", "-") || c.Name == "view" || c.Name == "scenario from-recording"
-	return cli.Stdout{Wire: wireStdout[c.Name], Data: data, Color: cli.IsValue(fs, "color", "always")}
+	dash := cli.IsValue(fs, "o", "-")
+	data := cli.IsSet(fs, "json") || cli.IsSet(fs, "jsonl") || dash || c.Name == "view" || c.Name == "scenario from-recording"
+	return cli.Stdout{Wire: wireStdout[c.Name], Data: data, Exact: dash && exactStdout[c.Name], Color: cli.IsValue(fs, "color", "always")}
 }
+
+// exactStdout names the commands whose -o - is a recording, written to a pipe or
+// a file byte for byte as to -o FILE.
+var exactStdout = map[string]bool{"sanitize": true, "capture": true, "rerun": true}
 
 // verdict is a report's exit: an error 2 with its message, input that could not be
 // read 2 (each said already), findings 1.

@@ -177,6 +177,20 @@ func TestOutputLayer(t *testing.T) {
 	}
 }
 
+// TestOutputExact: an Exact stdout that is not a terminal gets the command's bytes
+// as they are, controls and secrets included (a recording written to a pipe).
+func TestOutputExact(t *testing.T) {
+	a := newApp(nil)
+	a.Stdout = func(c *cli.Command, fs *flag.FlagSet) cli.Stdout { return cli.Stdout{Exact: c.Name == "plain"} }
+	word := secret + "\x1b]52;c;x\x07\u202e"
+	if _, out, _ := run(a, "plain", word); out != word+" reveal=false\n" {
+		t.Errorf("exact: %q", out)
+	}
+	if _, out, _ := run(a, "echo", word); strings.ContainsAny(out, "\x1b\u202e") || strings.Contains(out, secret) {
+		t.Errorf("not exact: %q", out)
+	}
+}
+
 func TestConfigBinding(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "settings.toml")

@@ -23,6 +23,10 @@ type Stdout struct {
 	// Data: stdout is data (JSON, a file's content): values as recorded, only
 	// made safe to print.
 	Data bool
+	// Exact: stdout is a file's very bytes (a recording, whose frames replay byte
+	// for byte): passed on untouched to a pipe or a file, made safe as Data on a
+	// terminal.
+	Exact bool
 	// Color: the command colours its text whether or not stdout is a terminal.
 	Color bool
 }
@@ -47,9 +51,9 @@ func (a *App) output(c *Command, fs *flag.FlagSet, std IO) (IO, func() error) {
 	errW := termtext.New(std.Err, mode)
 	errW.Color = IsTerminal(std.Err)
 	var outW *termtext.Writer
-	if !how.Wire {
+	if !how.Wire && !(how.Exact && !IsTerminal(std.Out)) {
 		m := mode
-		if how.Data {
+		if how.Data || how.Exact {
 			m = termtext.JSON
 		}
 		outW = termtext.New(std.Out, m)
