@@ -180,34 +180,44 @@ func busyLoops(b *testing.B) func() {
 	}
 }
 
-// bulkRounds counts BenchmarkBulk's rounds across its runs (make bench runs it
-// -count times, one round each), so each run orders the paths differently.
-var bulkRounds uint64
+// benchRounds counts the benches' rounds across their runs (make bench runs each
+// -count times; bulk runs one round each), so each round orders the paths anew.
+var benchRounds uint64
 
-// bulkOrder is the order of the paths in round r: each record mode next to its base
-// build's (which one first alternating with r), the pairs and the other paths
-// shuffled (seeded by r). A fixed order gave each path the same predecessor in
-// every run, and with one round per run the rotation it had never turned: plain
-// always ran right after tee-c and its base right after bare.
-func bulkOrder(paths []string, r uint64) []string {
+// benchOrder is the order of the paths in round r: each path next to its base
+// build's twin (twin names it, "" for none; which one goes first alternates with
+// r), the pairs and the other paths shuffled (seeded by r). A fixed or rotating
+// order gives each path the same predecessor every round, whose leftover work (a
+// recorder's stage finishing a burst) it then pays for: the base's plain path
+// always ran right after the current build's defaults. And bulk, one round per
+// run, never rotated at all.
+func benchOrder(paths []string, twin func(string) string, r uint64) []string {
 	var units [][]string
 	for _, p := range paths {
-		switch {
-		case strings.HasPrefix(p, "base-"):
-			continue // paired with its mode below
-		case slices.Contains(paths, "base-"+p) && r%2 == 0:
-			units = append(units, []string{p, "base-" + p})
-		case slices.Contains(paths, "base-"+p):
-			units = append(units, []string{"base-" + p, p})
-		default:
+		switch t := twin(p); {
+		case slices.ContainsFunc(paths, func(q string) bool { return twin(q) == p }):
+			continue // a twin, paired with its path below
+		case t == "" || !slices.Contains(paths, t):
 			units = append(units, []string{p})
+		case r%2 == 0:
+			units = append(units, []string{p, t})
+		default:
+			units = append(units, []string{t, p})
 		}
 	}
 	rand.New(rand.NewPCG(r, 0x62756c6b)).Shuffle(len(units), func(i, j int) { units[i], units[j] = units[j], units[i] })
 	return slices.Concat(units...)
 }
 
-// BenchmarkBulk runs b.N rounds; in each, every path in turn (bulkOrder)
+// bulkTwin is a bulk path's base twin: plain's is base-plain.
+func bulkTwin(p string) string {
+	if strings.HasPrefix(p, "base-") {
+		return ""
+	}
+	return "base-" + p
+}
+
+// BenchmarkBulk runs b.N rounds; in each, every path in turn (benchOrder)
 // runs a session of BENCH_TURNS pipelined turns (default 1350, about 100 MB), quiet and then
 // (BENCH_BUSY=0 leaves it out) with a busy loop per CPU. Reported per path and
 // shape: MB/s; per record path, the median time from the server's exit to the
@@ -235,8 +245,8 @@ func BenchmarkBulk(b *testing.B) {
 	var want int64
 	b.ResetTimer()
 	for range b.N {
-		order := bulkOrder(paths, bulkRounds)
-		bulkRounds++
+		order := benchOrder(paths, bulkTwin, benchRounds)
+		benchRounds++
 		for _, shape := range shapes {
 			stop := func() {}
 			if shape == "busy" {
@@ -282,13 +292,13 @@ func BenchmarkBulk(b *testing.B) {
 	b.ReportMetric(0, "frames-lost")
 }
 
-// TestBulkOrder: every path runs once a round, each mode beside its base build's
+// TestBenchOrder: every path runs once a round, each mode beside its base build's
 // (the base first in odd rounds), and consecutive rounds do not repeat an order.
-func TestBulkOrder(t *testing.T) {
+func TestBenchOrder(t *testing.T) {
 	paths := []string{"server", "relay-c", "tee-c", "plain", "validate", "bare", "base-plain", "base-validate"}
 	seen := map[string]bool{}
 	for r := range uint64(6) {
-		order := bulkOrder(paths, r)
+		order := benchOrder(paths, bulkTwin, r)
 		if !slices.Equal(slices.Sorted(slices.Values(order)), slices.Sorted(slices.Values(paths))) {
 			t.Fatalf("round %d: %q is not a permutation of %q", r, order, paths)
 		}
@@ -302,5 +312,9 @@ func TestBulkOrder(t *testing.T) {
 	}
 	if len(seen) < 5 {
 		t.Errorf("%d distinct orders in 6 rounds", len(seen))
+	}
+	turn := benchOrder(turnPathsWithBase, turnTwin, 1)
+	if i := slices.Index(turn, "record-plain"); i < 1 || turn[i-1] != "base-plain" || len(turn) != len(turnPathsWithBase) {
+		t.Errorf("turn order %q", turn)
 	}
 }

@@ -35,12 +35,33 @@ var turnPaths = func() []string {
 	if p := os.Getenv("BENCH_PATHS"); p != "" {
 		return strings.Split(p, ",")
 	}
-	paths := []string{"server", "relay-c", "record-plain", "record"}
 	if os.Getenv("CODEXREC_BASE") != "" {
-		paths = append(paths, "base-plain", "base-record")
+		return turnPathsWithBase
 	}
-	return paths
+	return turnPathsWithBase[:4]
 }()
+
+var turnPathsWithBase = []string{"server", "relay-c", "record-plain", "record", "base-plain", "base-record"}
+
+// turnTwin is a turn path's base twin (benchOrder).
+func turnTwin(p string) string {
+	return map[string]string{"record-plain": "base-plain", "record": "base-record"}[p]
+}
+
+// turnOrder is the clients in round r's order (benchOrder).
+func turnOrder(clients []*turnClient, r uint64) []*turnClient {
+	byName := map[string]*turnClient{}
+	var names []string
+	for _, c := range clients {
+		byName[c.name] = c
+		names = append(names, c.name)
+	}
+	var out []*turnClient
+	for _, n := range benchOrder(names, turnTwin, r) {
+		out = append(out, byName[n])
+	}
+	return out
+}
 
 // turnClient is one session with the bench server along one path.
 type turnClient struct {
@@ -232,8 +253,8 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// BenchmarkTurn runs b.N rounds. In each, every path in turn (the order rotating
-// round by round) gets a burst of BENCH_BURST pipelined turns (throughput: frames and
+// BenchmarkTurn runs b.N rounds. In each, every path in turn (in benchOrder's
+// order, shuffled round by round) gets a burst of BENCH_BURST pipelined turns (throughput: frames and
 // bytes read per second until the last turn/completed), then BENCH_LAT single turns
 // per path, alternating turn by turn (latency: turn/start written to turn/completed
 // read). The sessions last the whole benchmark; at the end each recording's trailer
@@ -251,13 +272,15 @@ func BenchmarkTurn(b *testing.B) {
 		clients = append(clients, startTurnClient(b, p, relay, argv))
 	}
 	b.ResetTimer()
-	for r := range b.N {
-		for i := range clients {
-			clients[(i+r)%len(clients)].burst(b, burst)
+	for range b.N {
+		order := turnOrder(clients, benchRounds)
+		benchRounds++
+		for _, c := range order {
+			c.burst(b, burst)
 		}
 		for range latTurns {
-			for i := range clients {
-				clients[(i+r)%len(clients)].turn(b)
+			for _, c := range order {
+				c.turn(b)
 			}
 		}
 	}
@@ -303,10 +326,15 @@ func BenchmarkLoad(b *testing.B) {
 	all := make([]lats, len(clients))
 	stamp := []byte(`"delta":"t`)
 	b.ResetTimer()
-	for r := range b.N {
-		for i := range clients {
-			k := (i + r) % len(clients)
-			c, l := clients[k], &all[k]
+	index := map[*turnClient]int{}
+	for k, c := range clients {
+		index[c] = k
+	}
+	for range b.N {
+		order := turnOrder(clients, benchRounds)
+		benchRounds++
+		for _, c := range order {
+			l := &all[index[c]]
 			c.startTurn()
 			since := 1 << 30 // frames since the last large delta
 			for {
