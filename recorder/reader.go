@@ -49,6 +49,16 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 
 func newReader(rd *Reader) (*Reader, error) {
 	name := rd.name
+	// A header is a JSON object: a first line that starts otherwise is refused
+	// before it is read whole (a binary file, or a device without end that has
+	// no newline: /dev/zero would grow the line until memory ran out).
+	head := rd.mem
+	if !rd.inMem {
+		head, _ = rd.lr.Peek(64)
+	}
+	if notHeader(head) {
+		return nil, fmt.Errorf("recording %s: line 1: %w", name, ErrNoHeader)
+	}
 	line, err := rd.readLine()
 	rd.lineNo++
 	rd.off = int64(len(line))
@@ -358,9 +368,9 @@ func ReadAll(r io.Reader, name string) (*Recording, error) {
 // line count: the recording costs its size plus one Entry a line, not a copy of every
 // line besides (a 1M-frame recording would otherwise take several times its size).
 func ReadFile(path string) (*Recording, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadBytes(path)
 	if err != nil {
-		return nil, fmt.Errorf("recording: %w", err)
+		return nil, err
 	}
 	rd, err := newReader(&Reader{mem: data, inMem: true, name: path})
 	if err != nil {
@@ -377,6 +387,57 @@ func ReadFile(path string) (*Recording, error) {
 	rec.Trailer = rd.Trailer()
 	rec.Problems = rd.Problems()
 	return rec, nil
+}
+
+// notHeader reports whether the first bytes of a file cannot start a header line:
+// the first byte other than a space or a tab is not '{'.
+func notHeader(head []byte) bool {
+	head = bytes.TrimLeft(head[:min(len(head), 64)], " \t")
+	return len(head) > 0 && head[0] != '{'
+}
+
+// ReadBytes is the content of the recording file at path, for NewBytesReader: as
+// os.ReadFile, but a file whose first bytes cannot start a header is refused
+// (ErrNoHeader) before the rest is read, since a device without end (/dev/zero)
+// would never be read whole.
+func ReadBytes(path string) ([]byte, error) {
+	data, err := readFile(path)
+	if errors.Is(err, ErrNoHeader) {
+		return nil, fmt.Errorf("recording %s: line 1: %w", path, err)
+	} else if err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	return data, nil
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 512
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = max(size, int(fi.Size())+1)
+	}
+	data := make([]byte, 0, size)
+	for checked := false; ; {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if !checked && len(bytes.TrimLeft(data, " \t")) > 0 {
+			if checked = true; notHeader(data) {
+				return nil, ErrNoHeader
+			}
+		}
+		if err == io.EOF {
+			return data, nil
+		} else if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // Frames returns the frame entries, optionally only those of the given directions.

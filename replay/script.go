@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -77,9 +76,9 @@ type Script struct {
 // costs the file once plus its frame index, not one allocation per line besides (nor
 // the garbage of reading them, which at a million frames doubled the peak).
 func LoadFile(path string, segment int) (*Script, error) {
-	data, err := os.ReadFile(path)
+	data, err := recorder.ReadBytes(path)
 	if err != nil {
-		return nil, fmt.Errorf("replay: %w", err)
+		return nil, err
 	}
 	if segment < 0 {
 		return nil, fmt.Errorf("replay %s: segment %d: %w", path, segment, ErrNoSegment)

@@ -59,6 +59,10 @@ func (r *Reader) ReadLine() ([]byte, error) {
 	return buf, err
 }
 
+// Peek returns the next n bytes without consuming them (fewer, with the error, at
+// the end of the stream); n is at most ReadBufferSize.
+func (r *Reader) Peek(n int) ([]byte, error) { return r.br.Peek(n) }
+
 // appendFrag appends frag to buf, growing it as growBuf does.
 func appendFrag(buf, frag []byte) []byte {
 	if cap(buf) == 0 {
