@@ -64,7 +64,12 @@ func dirIndex(d wire.Direction) int {
 func CompareFiles(oldPath, newPath string, opts Options) (r *Report, oldProblems, newProblems []recorder.Problem, err error) {
 	files := [2]*os.File{}
 	for i, p := range []string{oldPath, newPath} {
-		f, err := os.Open(p)
+		src, done, err := recorder.Seekable(p) // read twice: a pipe is copied first
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		defer done()
+		f, err := os.Open(src)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("recording: %w", err)
 		}

@@ -68,7 +68,12 @@ func WriteFiles(w io.Writer, f Format, paths []string, opts Options, warn func(n
 			bw.WriteString(",")
 		}
 		bw.WriteString("\n      ")
-		problems, err := streamHAREntry(bw, p, opts)
+		rf, err := openFile(p)
+		if err != nil {
+			return err
+		}
+		problems, err := streamHAREntry(bw, rf, opts)
+		rf.done()
 		if err != nil {
 			return err
 		}
@@ -96,8 +101,8 @@ type harFirstPass struct {
 	problems []recorder.Problem
 }
 
-func harScan(path string) (*harFirstPass, error) {
-	rd, done, err := openRecording(path)
+func harScan(rf recFile) (*harFirstPass, error) {
+	rd, done, err := openRecording(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +123,8 @@ func harScan(path string) (*harFirstPass, error) {
 
 // streamHAREntry writes the HAR entry of the recording at path (at the depth of
 // the log's entries) as harEntry and writeJSON write it, reading the file twice.
-func streamHAREntry(w *bufio.Writer, path string, opts Options) ([]recorder.Problem, error) {
-	fp, err := harScan(path)
+func streamHAREntry(w *bufio.Writer, rf recFile, opts Options) ([]recorder.Problem, error) {
+	fp, err := harScan(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -128,8 +133,8 @@ func streamHAREntry(w *bufio.Writer, path string, opts Options) ([]recorder.Prob
 		return nil, err
 	}
 	// The session's head, as prepare and harEntry make it, without messages.
-	s := &session{rec: &recorder.Recording{Name: path, Header: fp.header, Trailer: fp.trailer}, mask: m,
-		name: m.Text(path), command: m.Strings(fp.header.Command), end: fp.end}
+	s := &session{rec: &recorder.Recording{Name: rf.name, Header: fp.header, Trailer: fp.trailer}, mask: m,
+		name: m.Text(rf.name), command: m.Strings(fp.header.Command), end: fp.end}
 	if t, err := time.Parse(time.RFC3339Nano, fp.header.Started); err == nil {
 		s.started = t
 	}
@@ -149,7 +154,7 @@ func streamHAREntry(w *bufio.Writer, path string, opts Options) ([]recorder.Prob
 	// The first pass's lines are garbage by now: collected before the second reads,
 	// a recording of one huge line costs that line once, not twice (as view does).
 	runtime.GC()
-	rd, done, err := openRecording(path)
+	rd, done, err := openRecording(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -310,13 +315,26 @@ func writeJSONStringContent(w *bufio.Writer, s string) error {
 // made, and the string does not outlive the message written from it.
 func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// openRecording opens the recording at path for one streaming pass; done closes it.
-func openRecording(path string) (rd *recorder.Reader, done func() error, err error) {
-	f, err := os.Open(path)
+// recFile is a recording the streaming writers read in passes: the file at path,
+// named name (a pipe named name is copied to path first: recorder.Seekable).
+type recFile struct {
+	path, name string
+	done       func()
+}
+
+// openFile is the recFile of the recording named name; done removes a copy.
+func openFile(name string) (recFile, error) {
+	path, done, err := recorder.Seekable(name)
+	return recFile{path, name, done}, err
+}
+
+// openRecording opens the recording rf for one streaming pass; done closes it.
+func openRecording(rf recFile) (rd *recorder.Reader, done func() error, err error) {
+	f, err := os.Open(rf.path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("recording: %w", err)
 	}
-	if rd, err = recorder.NewReader(f, path); err != nil {
+	if rd, err = recorder.NewReader(f, rf.name); err != nil {
 		f.Close()
 		return nil, nil, err
 	}

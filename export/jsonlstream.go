@@ -72,8 +72,8 @@ type jsonlFirstPass struct {
 	lastNote map[int]int // frame -> index in notes of its last note
 }
 
-func jsonlScan(path string) (*jsonlFirstPass, error) {
-	rd, done, err := openRecording(path)
+func jsonlScan(rf recFile) (*jsonlFirstPass, error) {
+	rd, done, err := openRecording(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -134,8 +134,8 @@ type pendingKey struct {
 
 // streamJSONL writes the JSON Lines of the recording at path to w (enc encodes to
 // it) as WriteJSONL does, reading the file twice.
-func streamJSONL(w *bufio.Writer, enc *json.Encoder, path string, opts Options) ([]recorder.Problem, error) {
-	fp, err := jsonlScan(path)
+func streamJSONL(w *bufio.Writer, enc *json.Encoder, rf recFile, opts Options) ([]recorder.Problem, error) {
+	fp, err := jsonlScan(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -143,12 +143,12 @@ func streamJSONL(w *bufio.Writer, enc *json.Encoder, path string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	s := &session{mask: m, name: m.Text(path)}
+	s := &session{mask: m, name: m.Text(rf.name)}
 	if t, err := time.Parse(time.RFC3339Nano, fp.header.Started); err == nil {
 		s.started = t
 	}
 	runtime.GC() // the first pass's lines, before the second reads (as HAR does)
-	rd, done, err := openRecording(path)
+	rd, done, err := openRecording(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,12 @@ func streamJSONL(w *bufio.Writer, enc *json.Encoder, path string, opts Options) 
 func writeJSONLFiles(bw *bufio.Writer, paths []string, opts Options, warn func(name string, problems []recorder.Problem)) error {
 	enc := json.NewEncoder(bw)
 	for _, p := range paths {
-		problems, err := streamJSONL(bw, enc, p, opts)
+		rf, err := openFile(p)
+		if err != nil {
+			return err
+		}
+		problems, err := streamJSONL(bw, enc, rf, opts)
+		rf.done()
 		if err != nil {
 			return err
 		}

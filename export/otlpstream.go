@@ -94,11 +94,16 @@ func writeOTLPFiles(w io.Writer, paths []string, opts Options, warn func(name st
 			bw.WriteString(",")
 		}
 		runtime.GC() // the previous recording's, before this one is read
-		problems, err := streamOTLPResource(bw, p, opts)
+		rf, err := openFile(p)
+		if err != nil {
+			return err
+		}
+		problems, err := streamOTLPResource(bw, rf, opts)
 		if errors.Is(err, errSeqOrder) {
 			runtime.GC()
-			problems, err = wholeOTLPResource(bw, p, opts)
+			problems, err = wholeOTLPResource(bw, rf, opts)
 		}
+		rf.done()
 		if err != nil {
 			return err
 		}
@@ -114,11 +119,12 @@ func writeOTLPFiles(w io.Writer, paths []string, opts Options, warn func(name st
 }
 
 // wholeOTLPResource writes the resource of the recording at path read whole.
-func wholeOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.Problem, error) {
-	rec, err := recorder.ReadFile(path)
+func wholeOTLPResource(w *bufio.Writer, rf recFile, opts Options) ([]recorder.Problem, error) {
+	rec, err := recorder.ReadFile(rf.path)
 	if err != nil {
 		return nil, err
 	}
+	rec.Name = rf.name
 	s, err := prepare(rec, opts)
 	if err != nil {
 		return nil, err

@@ -72,8 +72,8 @@ type otlpFirstPass struct {
 	lastNote map[int]int   // frame -> index in notes of its last note
 }
 
-func otlpScan(path string, m *mask.Masker) (*otlpFirstPass, error) {
-	rd, done, err := openRecording(path)
+func otlpScan(rf recFile, m *mask.Masker) (*otlpFirstPass, error) {
+	rd, done, err := openRecording(rf)
 	if err != nil {
 		return nil, err
 	}
@@ -180,9 +180,9 @@ func otlpScan(path string, m *mask.Masker) (*otlpFirstPass, error) {
 // otlpWalk reads the recording at path once more and calls visit with each message
 // (its index among the frames, its row and its notes) in file order, once its last
 // note has been read, as prepare would have made it.
-func otlpWalk(path string, m *mask.Masker, fp *otlpFirstPass, visit func(i int, msg *message) error) error {
+func otlpWalk(rf recFile, m *mask.Masker, fp *otlpFirstPass, visit func(i int, msg *message) error) error {
 	m.Rewind()
-	rd, done, err := openRecording(path)
+	rd, done, err := openRecording(rf)
 	if err != nil {
 		return err
 	}
@@ -379,15 +379,15 @@ func (so *spanOut) close(status *otlpStatus) error {
 // writeResourceSpans writes session.otlp's, reading the file three times. A
 // recording whose frames' seqs do not increase is refused with errSeqOrder before
 // anything is written.
-func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.Problem, error) {
+func streamOTLPResource(w *bufio.Writer, rf recFile, opts Options) ([]recorder.Problem, error) {
 	// One masker for the three passes (rewound before each): a secret gets the
 	// same placeholder wherever it shows.
 	m, err := mask.New(opts.Reveal)
 	if err != nil {
 		return nil, err
 	}
-	name := m.Text(path)
-	fp, err := otlpScan(path, m)
+	name := m.Text(rf.name)
+	fp, err := otlpScan(rf, m)
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +447,7 @@ func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.
 	m.Rewind()
 	debug.FreeOSMemory() // what the next pass allocates anew, not on top of what this one left
 	reqN := 0
-	err = otlpWalk(path, m, fp, func(i int, msg *message) error {
+	err = otlpWalk(rf, m, fp, func(i int, msg *message) error {
 		ev, kind, _ := o.place(msg, reqN)
 		if msg.row.Kind == wire.KindRequest && msg.row.Dir != wire.Stderr {
 			reqN++
@@ -518,7 +518,7 @@ func streamOTLPResource(w *bufio.Writer, path string, opts Options) ([]recorder.
 	m.Rewind()
 	debug.FreeOSMemory()
 	reqN = 0
-	err = otlpWalk(path, m, fp, func(i int, msg *message) error {
+	err = otlpWalk(rf, m, fp, func(i int, msg *message) error {
 		ev, kind, idx := o.place(msg, reqN)
 		if msg.row.Kind == wire.KindRequest && msg.row.Dir != wire.Stderr {
 			reqN++

@@ -18,7 +18,12 @@ import (
 // and that knowledge, not the recording and a frame record per line. It returns the
 // recording's structural problems (as the first pass found them).
 func (p Page) WriteHTMLFile(w io.Writer, path string) ([]recorder.Problem, error) {
-	plan, header, trailer, problems, err := planFile(path)
+	src, done, err := recorder.Seekable(path) // read twice: a pipe is copied first
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	plan, header, trailer, problems, err := planFile(src, path)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +32,7 @@ func (p Page) WriteHTMLFile(w io.Writer, path string) ([]recorder.Problem, error
 		// The first pass's lines are garbage by now: collected before the second
 		// reads, a recording of one huge line costs that line once, not twice.
 		runtime.GC()
-		f, err := os.Open(path)
+		f, err := os.Open(src)
 		if err != nil {
 			return fmt.Errorf("recording: %w", err)
 		}
@@ -71,9 +76,9 @@ func (p Page) WriteHTMLFile(w io.Writer, path string) ([]recorder.Problem, error
 	return problems, writePageData(w, data, p)
 }
 
-// planFile is WriteHTMLFile's first pass.
-func planFile(path string) (*sessionPlan, recorder.Header, *recorder.Trailer, []recorder.Problem, error) {
-	f, err := os.Open(path)
+// planFile is WriteHTMLFile's first pass, over the file at src, named path.
+func planFile(src, path string) (*sessionPlan, recorder.Header, *recorder.Trailer, []recorder.Problem, error) {
+	f, err := os.Open(src)
 	if err != nil {
 		return nil, recorder.Header{}, nil, nil, fmt.Errorf("recording: %w", err)
 	}

@@ -1,0 +1,53 @@
+//go:build unix
+
+package recorder_test
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/codexrec/codexrec/recorder"
+)
+
+// TestSeekable: a regular file is its own path; a named pipe is read to its end
+// into a private 0600 copy that done removes; a missing path is left to the reader.
+func TestSeekable(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", t.TempDir())
+	file := filepath.Join(dir, "r.jsonl")
+	os.WriteFile(file, []byte("{}\n"), 0o600)
+	if src, done, err := recorder.Seekable(file); err != nil || src != file {
+		t.Errorf("regular file: %q, %v", src, err)
+	} else {
+		done()
+	}
+	if src, _, err := recorder.Seekable(filepath.Join(dir, "missing")); err != nil || src != filepath.Join(dir, "missing") {
+		t.Errorf("missing file: %q, %v", src, err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	content := []byte(`{"type":"header","format":1}` + "\n")
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			w.Write(content)
+			w.Close()
+		}
+	}()
+	src, done, err := recorder.Seekable(fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(src)
+	if b, _ := os.ReadFile(src); err != nil || string(b) != string(content) || fi.Mode().Perm() != 0o600 || src == fifo {
+		t.Errorf("pipe copied to %q (%v): %q", src, fi.Mode(), b)
+	}
+	done()
+	if _, err := os.Stat(filepath.Dir(src)); !os.IsNotExist(err) {
+		t.Errorf("the copy's directory is left: %v", err)
+	}
+}
