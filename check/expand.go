@@ -4,19 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/codexrec/codexrec/setting"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/codexrec/codexrec/recorder"
+	"github.com/codexrec/codexrec/setting"
 )
 
-// Expand replaces each directory among paths by the .jsonl files under it, sorted,
-// so a whole fixtures tree can be checked. "-" (standard input), a file, a path that
-// cannot be read and a directory holding no recording stay as they are: reading them
-// reports the problem.
+// Expand replaces each directory among paths by the recordings under it, sorted
+// (recorder.Files: a pipe named *.jsonl is left out), so a whole fixtures tree can
+// be checked. "-" (standard input), a file, a path that cannot be read and a
+// directory holding no recording stay as they are: reading them reports the
+// problem.
 func Expand(paths []string) []string {
 	var out []string
 	for _, a := range paths {
@@ -25,14 +25,7 @@ func Expand(paths []string) []string {
 			out = append(out, a)
 			continue
 		}
-		var found []string
-		filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				found = append(found, p)
-			}
-			return nil
-		})
-		sort.Strings(found)
+		found, _ := recorder.Files(a) // an unreadable part is left out
 		if len(found) == 0 {
 			out = append(out, a)
 		}

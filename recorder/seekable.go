@@ -3,8 +3,11 @@ package recorder
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 )
 
 // Seekable is a path a reader that reads the recording at path more than once
@@ -41,4 +44,28 @@ func Seekable(path string) (src string, done func(), err error) {
 		return "", nil, fmt.Errorf("recording %s: %w", path, err)
 	}
 	return src, done, nil
+}
+
+// Files are the recordings under root, sorted: the regular files named *.jsonl
+// (a symbolic link to one counts) at any depth. Anything else so named, a pipe or a
+// device, is left out: opening a pipe waits for a writer, and a directory listing
+// must not hang. err is the first error of the walk (what could be read is listed).
+func Files(root string) (paths []string, err error) {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, werr error) error {
+		switch {
+		case werr != nil:
+			return werr
+		case d.IsDir() || !strings.HasSuffix(p, ".jsonl"):
+			return nil
+		case d.Type().IsRegular():
+			paths = append(paths, p)
+		case d.Type()&fs.ModeSymlink != 0:
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				paths = append(paths, p)
+			}
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	return paths, err
 }

@@ -5,6 +5,7 @@ package recorder_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -49,5 +50,26 @@ func TestSeekable(t *testing.T) {
 	done()
 	if _, err := os.Stat(filepath.Dir(src)); !os.IsNotExist(err) {
 		t.Errorf("the copy's directory is left: %v", err)
+	}
+}
+
+// TestFiles: the recordings under a directory are its regular *.jsonl files at any
+// depth and the links to such files, sorted; a pipe so named (or a link to one) is
+// left out, since opening it would wait for a writer.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o700)
+	for _, n := range []string{"b.jsonl", "sub/a.jsonl", "notes.txt"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("{}\n"), 0o600)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.jsonl"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	os.Symlink("b.jsonl", filepath.Join(dir, "link.jsonl"))
+	os.Symlink("pipe.jsonl", filepath.Join(dir, "linkpipe.jsonl"))
+	got, err := recorder.Files(dir)
+	want := []string{filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "link.jsonl"), filepath.Join(dir, "sub/a.jsonl")}
+	if err != nil || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Files: %q, %v; want %q", got, err, want)
 	}
 }

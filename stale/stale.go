@@ -7,10 +7,7 @@ package stale
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -128,20 +125,10 @@ func File(path string, p Policy) (Result, error) {
 // Files that are not recordings are reported in the joined error, the others still
 // checked.
 func Dir(root string, p Policy) ([]Result, error) {
-	var paths []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
-			paths = append(paths, path)
-		}
-		return nil
-	})
+	paths, err := recorder.Files(root)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(paths)
 	var out []Result
 	var errs []error
 	for _, path := range paths {

@@ -112,9 +112,15 @@ func FindRecordings(path string) ([]string, error) {
 	if !fi.IsDir() {
 		return []string{path}, nil
 	}
-	names, err := filepath.Glob(filepath.Join(path, "*.jsonl"))
+	all, err := filepath.Glob(filepath.Join(path, "*.jsonl"))
 	if err != nil {
 		return nil, err
+	}
+	var names []string
+	for _, n := range all { // a pipe so named would wait for a writer when opened
+		if fi, err := os.Stat(n); err == nil && fi.Mode().IsRegular() {
+			names = append(names, n)
+		}
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s holds no recordings (*.jsonl)", path)

@@ -4,10 +4,13 @@ package main_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRecordingFromPipe: every command that reads a recording reads one from a
@@ -63,5 +66,33 @@ func TestRecordingFromPipe(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
+
+// TestPipeInRecordingsDir: a pipe named like a recording in a directory of
+// recordings is left out by the commands that list the directory (check, check
+// --stale, replay --listen DIR): before, check opened it and waited for a writer
+// forever.
+func TestPipeInRecordingsDir(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(replayFixture("0.171.0", "plain"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "plain.jsonl"), src, 0o600)
+	if err := syscall.Mkfifo(filepath.Join(dir, "stuck.jsonl"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{{"check", "--json", dir}, {"check", "--stale", "--max-age", "100000d", dir}} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, codexrecBin, args...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		cmd.Run()
+		late := ctx.Err() != nil
+		cancel()
+		if late || cmd.ProcessState.ExitCode() > 1 || bytes.Contains(out.Bytes(), []byte("stuck")) {
+			t.Errorf("%v: exit %d (timed out: %v)\n%s", args, cmd.ProcessState.ExitCode(), late, out.Bytes())
+		}
 	}
 }
