@@ -51,6 +51,13 @@ func TestHostileRecordingEveryCommand(t *testing.T) {
 		{args: []string{"show", "--reveal", a}, reveal: true},
 		{args: []string{"view", "--reveal", "-o", page("reveal.html"), a}, page: page("reveal.html"), reveal: true},
 		{args: []string{"replay", a}, stdin: client},
+		{args: []string{"summary", "--json", a}, json: true},
+		{args: []string{"show", "--json", a}, json: true},
+		{args: []string{"export", "--format", "har", "-o", "-", a}, json: true},
+		{args: []string{"export", "--format", "otlp", "-o", "-", a}, json: true},
+		{args: []string{"export", "--format", "jsonl", "-o", "-", a}, json: true},
+		{args: []string{"scenario", "from-recording", a}, json: true},
+		{args: []string{"check", "--stale", "--max-age", "1s", a}},
 	}
 	for _, c := range cases {
 		r := runCodexrec(t, dir, strings.NewReader(c.stdin), c.args...)
