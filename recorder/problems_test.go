@@ -107,14 +107,33 @@ func TestReaderRanges(t *testing.T) {
 	}
 }
 
-// FuzzReader: any input either fails NewReader or reads to the end without a panic;
-// a last line cut anywhere is never an error, and every entry before it is served.
+// FuzzReader: any input either fails NewReader or reads to the end without a panic,
+// and the reader over bytes agrees; a last line cut anywhere is never an error, and
+// every entry before it is served.
 func FuzzReader(f *testing.F) {
 	f.Add(hdr + f1 + f2 + tr)
 	f.Add(hdr + f2 + f1 + tr + tr)
 	f.Add(hdr + `{"type":"frame","seq":1e400,"t":-0,"dir":"c2s","raw":""}` + "\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		rec, err := recorder.ReadAll(strings.NewReader(in), "fuzz")
+		// The reader over bytes (ReadFile's) refuses and reads what the stream
+		// reader does.
+		n, merr := -1, error(nil)
+		if rd, err := recorder.NewBytesReader([]byte(in), "fuzz"); err != nil {
+			merr = err
+		} else {
+			n = 0
+			for _, err := range rd.Entries() {
+				if err != nil {
+					merr = err
+					break
+				}
+				n++
+			}
+		}
+		if (err == nil) != (merr == nil) || err == nil && n != len(rec.Entries) {
+			t.Fatalf("stream reader: %v; bytes reader: %v, %d entries", err, merr, n)
+		}
 		if err != nil {
 			return
 		}
