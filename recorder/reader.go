@@ -424,7 +424,7 @@ func readFile(path string) ([]byte, error) {
 	for checked := false; ; {
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
-		if !checked && len(bytes.TrimLeft(data, " \t")) > 0 {
+		if !checked && (len(data) >= 64 || err != nil) { // as NewReader decides: on 64 bytes
 			if checked = true; notHeader(data) {
 				return nil, ErrNoHeader
 			}
