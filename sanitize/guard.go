@@ -13,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/codexrec/codexrec/recorder"
 	"github.com/codexrec/codexrec/wire"
 )
 
@@ -104,16 +105,19 @@ func Mask(v []byte) string {
 // /dev/stdin, a shell's <(...)) is read to its end into a private temporary file
 // first, since the guard reads in passes; a device is refused (ErrDevice).
 func (z *Sanitizer) Guard(path string) error {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err == nil && fi.Mode()&(os.ModeDevice|os.ModeCharDevice) != 0 {
+		return fmt.Errorf("leak guard: %s: %w", path, ErrDevice)
+	}
+	src, done, err := recorder.Seekable(path)
+	if err != nil {
+		return fmt.Errorf("leak guard: %w", err)
+	}
+	defer done()
+	f, err := os.Open(src)
 	if err != nil {
 		return fmt.Errorf("leak guard: %w", err)
 	}
 	defer f.Close()
-	f, done, err := regular(f)
-	if err != nil {
-		return fmt.Errorf("leak guard: %s: %w", path, err)
-	}
-	defer done()
 	redacted, leaks, err := z.guardFile(f, false)
 	if err != nil {
 		return fmt.Errorf("leak guard: %s: %w", path, err)
@@ -127,34 +131,6 @@ func (z *Sanitizer) Guard(path string) error {
 // ErrDevice is a device given to scan as a file: its size is no guide to its end
 // (/dev/zero has none), so it is not read.
 var ErrDevice = errors.New("a device, not a file or a pipe")
-
-// regular is f when it is a regular file; a pipe or a socket is copied to a
-// private temporary file, returned in its place from its start, which done closes
-// and removes.
-func regular(f *os.File) (_ *os.File, done func(), err error) {
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case fi.Mode().IsRegular() || fi.IsDir():
-		return f, func() {}, nil // a directory's read says what it is
-	case fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0:
-		return nil, nil, ErrDevice
-	}
-	t, err := os.CreateTemp("", "codexrec-scan-*")
-	if err != nil {
-		return nil, nil, err
-	}
-	done = func() { t.Close(); os.Remove(t.Name()) }
-	if _, err = io.Copy(t, f); err == nil {
-		_, err = t.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		done()
-		return nil, nil, err
-	}
-	return t, done, nil
-}
 
 // Scan reads r line by line (a recording, or any text) and returns every
 // secret-shaped value: the shape rules, and the known secrets in all their encodings
