@@ -99,6 +99,7 @@ END {
       for (r = 1; r <= br; r++) { a[r] = BQ[p, r]; b5[r] = BB[p, r] }
       printf "  %-15s       %6.3f                       %6.3f\n", p, median(a, br), median(b5, br)
     }
+    pairs("bulk", br, BQ, BB, "plain validate sanitize defaults", "base-plain base-validate base-sanitize base-defaults", "quiet MB/s (higher is better)", "busy MB/s (higher is better)")
   }
   if (tr == 0) exit
   printf "\nmedian of %d runs  | throughput vs the server alone | turn p50 vs the C relay | turn p99 vs the C relay\n", tr
@@ -107,6 +108,23 @@ END {
     if (!((p, 1) in T)) continue
     for (r = 1; r <= tr; r++) { a[r] = T[p, r]; b5[r] = P50[p, r]; b9[r] = P99[p, r] }
     printf "  %-13s     %6.2f                          %6.2f                    %6.2f\n", p, median(a, tr), median(b5, tr), median(b9, tr)
+  }
+  pairs("turn", tr, T, P50, "record-plain record", "base-plain base-record", "throughput (higher is better)", "p50 (lower is better)")
+}
+# pairs prints, for each path with a base twin in the runs, now / base run by run and
+# their median, for two figures X and Y: a ratio within one run shares that run's
+# machine, so it is steadier than the ratio of two medians.
+function pairs(shape, n, X, Y, nows, bases, xname, yname,    k, m, q, nw, bs, r, line, rx, ry) {
+  m = split(nows, nw, " ")
+  split(bases, bs, " ")
+  for (k = 1; k <= m; k++) {
+    if (!((nw[k], 1) in X) || !((bs[k], 1) in X)) continue
+    if (!q++) printf "\n%s, now / base within each run (then the median), %s | %s\n", shape, xname, yname
+    line = sprintf("  %-13s", nw[k])
+    for (r = 1; r <= n; r++) { rx[r] = X[nw[k], r] / X[bs[k], r]; line = line sprintf(" %5.2f", rx[r]) }
+    line = line sprintf("  (%.2f) |", median(rx, n))
+    for (r = 1; r <= n; r++) { ry[r] = Y[nw[k], r] / Y[bs[k], r]; line = line sprintf(" %5.2f", ry[r]) }
+    print line sprintf("  (%.2f)", median(ry, n))
   }
 }
 BEGIN {
