@@ -64,7 +64,8 @@ type Command struct {
 }
 
 // Operands are the positional arguments a command takes: Min to Max of them (Max
-// -1: no limit), said as Want when the count is refused ("want " + Want).
+// -1: no limit), said as Want when the count is refused ("want " + Want); a
+// command taking none (Max 0) names the arguments it got instead.
 type Operands struct {
 	Min, Max int
 	Want     string
@@ -76,7 +77,7 @@ type Operands struct {
 func One(what string) *Operands  { return &Operands{1, 1, "exactly one " + what} }
 func Two(what string) *Operands  { return &Operands{2, 2, "two " + what} }
 func Some(what string) *Operands { return &Operands{1, -1, "one or more " + what} }
-func None() *Operands            { return &Operands{0, 0, "no arguments"} }
+func None() *Operands            { return &Operands{} }
 
 // check refuses a count of arguments outside o; a nil o takes any.
 func (o *Operands) check(args []string) error {
